@@ -1,6 +1,7 @@
 package io.blockscope.server.buffer;
 
 import java.nio.ByteBuffer;
+import java.util.zip.Checksum;
 
 /**
  * A read-mostly view over one or more NIO buffers, addressed by absolute index.
@@ -55,6 +56,14 @@ public abstract class ByteBuff {
     /** Copies {@code length} bytes starting at {@code index} into {@code dst}. */
     public abstract void get(int index, byte[] dst, int dstOffset, int length);
 
+    public abstract void put(int index, byte value);
+
+    public abstract void putShort(int index, short value);
+
+    public abstract void putInt(int index, int value);
+
+    public abstract void putLong(int index, long value);
+
     /** Copies {@code length} bytes starting at {@code index} into {@code dst} at its position, advancing it. */
     public abstract void get(int index, ByteBuffer dst, int length);
 
@@ -63,6 +72,12 @@ public abstract class ByteBuff {
 
     /** Writes {@code length} bytes of {@code src}, starting at {@code srcIndex}, at {@code index}. */
     public abstract void put(int index, ByteBuff src, int srcIndex, int length);
+
+    /**
+     * Writes {@code length} bytes of the NIO buffer {@code src}, starting at its absolute position
+     * {@code srcPosition}, at {@code index}; {@code src}'s own position is not moved.
+     */
+    public abstract void put(int index, ByteBuffer src, int srcPosition, int length);
 
     /** A view of {@code [index, index + length)} sharing the same memory. */
     public abstract ByteBuff slice(int index, int length);
@@ -87,6 +102,21 @@ public abstract class ByteBuff {
 
     /** The absolute position of byte {@code index} within {@link #bufferAt(int)}. */
     public abstract int positionOf(int index);
+
+    /**
+     * Feeds {@code [index, index + length)} to {@code checksum} without copying it onto the heap
+     * (block and cell CRC32C checks). Allocates one short-lived view per NIO buffer touched.
+     */
+    public final void updateChecksum(Checksum checksum, int index, int length) {
+        checkRange(index, length, capacity());
+        int done = 0;
+        while (done < length) {
+            int at = index + done;
+            int run = Math.min(length - done, contiguousFrom(at));
+            checksum.update(bufferAt(at).slice(positionOf(at), run));
+            done += run;
+        }
+    }
 
     /** A fresh on-heap copy of {@code [index, index + length)}. */
     public final byte[] toBytes(int index, int length) {

@@ -18,15 +18,43 @@ public final class MultiByteBuff extends ByteBuff {
         if (items.length == 0) {
             throw new IllegalArgumentException("a MultiByteBuff needs at least one buffer");
         }
-        this.items = items;
-        this.starts = new int[items.length + 1];
-        boolean direct = items[0].isDirect();
-        for (int i = 0; i < items.length; i++) {
-            if (items[i].isDirect() != direct) {
+        // Empty pieces would give two buffers the same start and break the index lookup.
+        this.items = withoutEmpty(items);
+        this.starts = new int[this.items.length + 1];
+        boolean direct = this.items[0].isDirect();
+        for (int i = 0; i < this.items.length; i++) {
+            if (this.items[i].isDirect() != direct) {
                 throw new IllegalArgumentException("cannot mix heap and direct buffers in one view");
             }
-            starts[i + 1] = starts[i] + items[i].capacity();
+            long end = (long) starts[i] + this.items[i].capacity();
+            if (end > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("a view is limited to " + Integer.MAX_VALUE + " bytes");
+            }
+            starts[i + 1] = (int) end;
         }
+    }
+
+    private static ByteBuffer[] withoutEmpty(ByteBuffer[] items) {
+        int nonEmpty = 0;
+        for (ByteBuffer item : items) {
+            if (item.capacity() > 0) {
+                nonEmpty++;
+            }
+        }
+        if (nonEmpty == items.length) {
+            return items;
+        }
+        if (nonEmpty == 0) {
+            return new ByteBuffer[] {items[0]};
+        }
+        ByteBuffer[] kept = new ByteBuffer[nonEmpty];
+        int k = 0;
+        for (ByteBuffer item : items) {
+            if (item.capacity() > 0) {
+                kept[k++] = item;
+            }
+        }
+        return kept;
     }
 
     @Override
@@ -39,6 +67,21 @@ public final class MultiByteBuff extends ByteBuff {
         if (index < 0 || index >= capacity()) {
             throw new IndexOutOfBoundsException("index " + index + " is outside a view of " + capacity() + " bytes");
         }
+        return find(index);
+    }
+
+    /**
+     * Like {@link #item} but also accepts {@code index == capacity()}, mapped to the last buffer, so
+     * that an empty range at the very end (the empty tags of a block's last cell) has an address.
+     */
+    private int itemForRange(int index) {
+        if (index == capacity()) {
+            return items.length - 1;
+        }
+        return item(index);
+    }
+
+    private int find(int index) {
         if (items.length == 2) {
             return index < starts[1] ? 0 : 1;
         }
@@ -120,6 +163,53 @@ public final class MultiByteBuff extends ByteBuff {
     }
 
     @Override
+    public void put(int index, byte value) {
+        int i = item(index);
+        items[i].put(index - starts[i], value);
+    }
+
+    @Override
+    public void putShort(int index, short value) {
+        int i = item(index);
+        int local = index - starts[i];
+        if (local + Short.BYTES <= items[i].capacity()) {
+            items[i].putShort(local, value);
+        } else {
+            writeAcross(index, value, Short.BYTES);
+        }
+    }
+
+    @Override
+    public void putInt(int index, int value) {
+        int i = item(index);
+        int local = index - starts[i];
+        if (local + Integer.BYTES <= items[i].capacity()) {
+            items[i].putInt(local, value);
+        } else {
+            writeAcross(index, value, Integer.BYTES);
+        }
+    }
+
+    @Override
+    public void putLong(int index, long value) {
+        int i = item(index);
+        int local = index - starts[i];
+        if (local + Long.BYTES <= items[i].capacity()) {
+            items[i].putLong(local, value);
+        } else {
+            writeAcross(index, value, Long.BYTES);
+        }
+    }
+
+    /** Big-endian write of a {@code width}-byte value that crosses a buffer boundary. */
+    private void writeAcross(int index, long value, int width) {
+        checkRange(index, width, capacity());
+        for (int k = 0; k < width; k++) {
+            put(index + k, (byte) (value >>> (8 * (width - 1 - k))));
+        }
+    }
+
+    @Override
     public void put(int index, byte[] src, int srcOffset, int length) {
         checkRange(index, length, capacity());
         int done = 0;
@@ -146,10 +236,23 @@ public final class MultiByteBuff extends ByteBuff {
     }
 
     @Override
+    public void put(int index, ByteBuffer src, int srcPosition, int length) {
+        checkRange(index, length, capacity());
+        int done = 0;
+        while (done < length) {
+            int i = item(index + done);
+            int local = index + done - starts[i];
+            int run = Math.min(length - done, items[i].capacity() - local);
+            items[i].put(local, src, srcPosition + done, run);
+            done += run;
+        }
+    }
+
+    @Override
     public ByteBuff slice(int index, int length) {
         checkRange(index, length, capacity());
         if (length == 0) {
-            return new SingleByteBuff(ByteBuffer.allocate(0));
+            return new SingleByteBuff(items[0].slice(0, 0));
         }
         int first = item(index);
         int last = item(index + length - 1);
@@ -180,22 +283,23 @@ public final class MultiByteBuff extends ByteBuff {
         if (length == 0) {
             return true;
         }
-        return item(index) == item(index + length - 1);
+        checkRange(index, length, capacity());
+        return find(index) == find(index + length - 1);
     }
 
     @Override
     public ByteBuffer bufferAt(int index) {
-        return items[item(index)];
+        return items[itemForRange(index)];
     }
 
     @Override
     public int positionOf(int index) {
-        return index - starts[item(index)];
+        return index - starts[itemForRange(index)];
     }
 
     @Override
     int contiguousFrom(int index) {
-        int i = item(index);
+        int i = itemForRange(index);
         return starts[i + 1] - index;
     }
 

@@ -50,6 +50,26 @@ public final class SingleByteBuff extends ByteBuff {
     }
 
     @Override
+    public void put(int index, byte value) {
+        buf.put(index, value);
+    }
+
+    @Override
+    public void putShort(int index, short value) {
+        buf.putShort(index, value);
+    }
+
+    @Override
+    public void putInt(int index, int value) {
+        buf.putInt(index, value);
+    }
+
+    @Override
+    public void putLong(int index, long value) {
+        buf.putLong(index, value);
+    }
+
+    @Override
     public void put(int index, byte[] src, int srcOffset, int length) {
         buf.put(index, src, srcOffset, length);
     }
@@ -59,6 +79,11 @@ public final class SingleByteBuff extends ByteBuff {
         checkRange(index, length, buf.capacity());
         ByteBuffer target = buf.slice(index, length);
         src.get(srcIndex, target, length);
+    }
+
+    @Override
+    public void put(int index, ByteBuffer src, int srcPosition, int length) {
+        buf.put(index, src, srcPosition, length);
     }
 
     @Override

@@ -10,6 +10,19 @@ public final class CacheStats {
     private final LongAdder evictions = new LongAdder();
     private final LongAdder evictedBlocks = new LongAdder();
 
+    /**
+     * Counters preset to the given values: how a cache made of other caches reports their sum.
+     * Counting on the returned object changes only that object.
+     */
+    public static CacheStats of(long hits, long misses, long evictions, long evictedBlocks) {
+        CacheStats stats = new CacheStats();
+        stats.hits.add(hits);
+        stats.misses.add(misses);
+        stats.evictions.add(evictions);
+        stats.evictedBlocks.add(evictedBlocks);
+        return stats;
+    }
+
     public void hit() {
         hits.increment();
     }

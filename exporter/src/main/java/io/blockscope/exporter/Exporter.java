@@ -1,0 +1,112 @@
+package io.blockscope.exporter;
+
+import io.blockscope.exporter.gc.GcMonitoring;
+import io.blockscope.exporter.http.MetricsServer;
+import io.blockscope.exporter.self.SelfMetrics;
+import io.prometheus.metrics.config.PrometheusProperties;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/**
+ * The running exporter: a registry with the JVM, GC and self metrics, and (when it could bind) the
+ * HTTP endpoint serving it.
+ *
+ * <p>Built to live inside someone else's JVM: {@link #start} never throws and never exits; a part
+ * that cannot start is logged once and left out, and the handle stays usable for registration.
+ */
+public final class Exporter implements AutoCloseable {
+
+  private final PrometheusRegistry registry;
+  private final GcMonitoring gc;
+  private final MetricsServer server;
+
+  private Exporter(PrometheusRegistry registry, GcMonitoring gc, MetricsServer server) {
+    this.registry = registry;
+    this.gc = gc;
+    this.server = server;
+  }
+
+  /** Starts everything {@code config} asks for; what fails is logged once and left out. */
+  public static Exporter start(ExporterConfig config) {
+    PrometheusRegistry registry = new PrometheusRegistry();
+    if (config == null) {
+      Log.warn("no exporter configuration given: metrics are collected but not served");
+      return new Exporter(registry, null, null);
+    }
+    // Explicit defaults rather than PrometheusProperties.get(), which would read the host's
+    // system properties and any prometheus.properties on its class path.
+    PrometheusProperties properties = PrometheusProperties.builder().build();
+    SelfMetrics self = null;
+    GcMonitoring gc = null;
+    MetricsServer server = null;
+    try {
+      self = new SelfMetrics(registry, properties);
+      registerJvmMetrics(registry, properties);
+      gc = GcMonitoring.start(registry, properties, config.jfrEnabled());
+      server = serve(config, registry, properties, self);
+    } catch (Throwable t) {
+      // Only a bug gets here: each step above handles its own failures.
+      Log.warnOnce("exporter-start", "the exporter did not start completely; the host goes on", t);
+    }
+    return new Exporter(registry, gc, server);
+  }
+
+  private static void registerJvmMetrics(PrometheusRegistry registry, PrometheusProperties properties) {
+    try {
+      JvmMetrics.builder(properties).register(registry);
+    } catch (RuntimeException | LinkageError e) {
+      Log.warnOnce("jvm-metrics", "standard jvm_* metrics are not available", e);
+    }
+  }
+
+  private static MetricsServer serve(
+      ExporterConfig config, PrometheusRegistry registry, PrometheusProperties properties, SelfMetrics self) {
+    try {
+      MetricsServer server = MetricsServer.start(config, registry, properties, self);
+      Log.info("serving metrics on " + config + " (bound port " + server.port() + ")");
+      if (config.credentials() != null && config.tls() == null) {
+        Log.warn("basic auth over plain HTTP sends the password readable to anyone on the path;"
+            + " add tls.keystore or tls.cert + tls.key");
+      }
+      return server;
+    } catch (Exception | LinkageError e) {
+      Log.warnOnce("bind-" + config.host() + ":" + config.port(),
+          "cannot serve metrics on " + config + ": choose a free port (or another host address) in"
+              + " the exporter's [host:]port; the host application goes on and metrics are still"
+              + " collected",
+          e);
+      return null;
+    }
+  }
+
+  /** The registry served at {@code /metrics}; register more collectors here. */
+  public PrometheusRegistry registry() {
+    return registry;
+  }
+
+  /** The bound port (the chosen one when configured with port 0), or -1 when not serving. */
+  public int port() {
+    return server == null ? -1 : server.port();
+  }
+
+  /** Whether the HTTP endpoint is up. */
+  public boolean isServing() {
+    return server != null;
+  }
+
+  /** Where GC metrics come from: JFR, the MXBean fallback, or nowhere. */
+  public GcMonitoring.Source gcSource() {
+    return gc == null ? GcMonitoring.Source.NONE : gc.source();
+  }
+
+  /** Stops serving and collecting; idempotent, never throws. */
+  @Override
+  public void close() {
+    if (server != null) {
+      server.close();
+    }
+    if (gc != null) {
+      gc.close();
+    }
+  }
+}

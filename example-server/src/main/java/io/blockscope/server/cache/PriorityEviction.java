@@ -39,16 +39,18 @@ public final class PriorityEviction {
      */
     public static <E extends CacheEntry> List<E> selectVictims(Collection<? extends E> candidates,
             long[] chargeByPriority, long capacity, long bytesToFree) {
-        List<List<E>> groups = new ArrayList<>(PRIORITIES.length);
+        List<List<Candidate<E>>> groups = new ArrayList<>(PRIORITIES.length);
         for (int i = 0; i < PRIORITIES.length; i++) {
             groups.add(new ArrayList<>());
         }
         for (E e : candidates) {
-            groups.get(e.priority().ordinal()).add(e);
+            // Hits change an entry's priority and access time while we sort: sort a snapshot.
+            Candidate<E> c = new Candidate<>(e, e.lastAccess(), e.charge());
+            groups.get(e.priority().ordinal()).add(c);
         }
         long[] overflow = new long[PRIORITIES.length];
         for (int i = 0; i < PRIORITIES.length; i++) {
-            groups.get(i).sort(Comparator.comparingLong(CacheEntry::lastAccess));
+            groups.get(i).sort(Comparator.comparingLong(Candidate::lastAccess));
             overflow[i] = chargeByPriority[i] - (long) (PRIORITIES[i].share() * capacity);
         }
         int[] next = new int[PRIORITIES.length];
@@ -65,11 +67,14 @@ public final class PriorityEviction {
             if (pick < 0) {
                 break;
             }
-            E victim = groups.get(pick).get(next[pick]++);
-            victims.add(victim);
+            Candidate<E> victim = groups.get(pick).get(next[pick]++);
+            victims.add(victim.entry());
             freed += victim.charge();
             overflow[pick] -= victim.charge();
         }
         return victims;
+    }
+
+    private record Candidate<E>(E entry, long lastAccess, long charge) {
     }
 }

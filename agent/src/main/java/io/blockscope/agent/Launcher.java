@@ -1,0 +1,106 @@
+package io.blockscope.agent;
+
+import io.blockscope.agent.config.AgentOptions;
+import io.blockscope.exporter.ExporterConfig;
+import java.io.File;
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * {@code java -jar blockscope-agent.jar attach <pid> [options]}: loads the agent into a running JVM
+ * with the Attach API. The options are checked here first, so a typo is reported in the operator's
+ * terminal rather than only in the target's stderr; then the target's own report (the
+ * {@code blockscope.agent.state} and {@code blockscope.agent.port} system properties) is printed.
+ *
+ * <p>Exit status: 0 attached and running, 1 attached but the agent disabled itself, 2 usage or
+ * option error, 3 the attach itself failed.
+ */
+public final class Launcher {
+
+    private Launcher() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        if (args.length < 2 || args.length > 3 || !args[0].equals("attach")) {
+            err.println("usage: java -jar blockscope-agent.jar attach <pid> [[host:]port[,key=value...]]");
+            err.println("   or: java -javaagent:blockscope-agent.jar=[host:]port[,key=value...] ...");
+            err.println("options: " + String.join(", ", AgentOptions.agentKeys()) + "; exporter: "
+                    + String.join(", ", new java.util.TreeSet<>(ExporterConfig.optionNames())));
+            return 2;
+        }
+        String pid = args[1];
+        if (!pid.matches("\\d+")) {
+            err.println("blockscope: '" + pid + "' is not a process id (see jps or pgrep java)");
+            return 2;
+        }
+        String options = args.length == 3 ? args[2] : "";
+        try {
+            ExporterConfig.parse(AgentOptions.parse(options, Map.of(), ExporterConfig.optionNames()).hostPort(),
+                    AgentOptions.parse(options, Map.of(), ExporterConfig.optionNames()).exporterOptions());
+        } catch (IllegalArgumentException e) {
+            // the target's environment may still supply what is missing here (BLOCKSCOPE_PORT): only warn on that
+            if (!e.getMessage().startsWith("no port")) {
+                err.println("blockscope: " + e.getMessage());
+                return 2;
+            }
+        }
+        try {
+            return Attacher.attach(pid, agentJar(), options, out, err);
+        } catch (NoClassDefFoundError e) {
+            err.println("blockscope: this Java runtime has no Attach API (module jdk.attach): run the launcher with the"
+                    + " java of a full JDK, ideally the target's own: $JAVA_HOME/bin/java -jar blockscope-agent.jar attach " + pid);
+            return 3;
+        }
+    }
+
+    private static String agentJar() {
+        try {
+            return new File(Launcher.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getAbsolutePath();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("cannot locate the agent jar", e);
+        }
+    }
+
+    /** Kept apart so that a runtime without jdk.attach fails with NoClassDefFoundError in one place. */
+    static final class Attacher {
+        private Attacher() {
+        }
+
+        static int attach(String pid, String jar, String options, PrintStream out, PrintStream err) {
+            com.sun.tools.attach.VirtualMachine vm;
+            try {
+                vm = com.sun.tools.attach.VirtualMachine.attach(pid);
+            } catch (Exception e) {
+                err.println("blockscope: cannot attach to " + pid + ": " + e.getMessage()
+                        + " (is it a running JVM of the same user? attach needs the same user, and a JVM started"
+                        + " without -XX:+DisableAttachMechanism)");
+                return 3;
+            }
+            try {
+                vm.loadAgent(jar, options);
+                Properties properties = vm.getSystemProperties();
+                String state = properties.getProperty(AgentLog.STATE_PROPERTY, "unknown (see the target's stderr)");
+                String port = properties.getProperty("blockscope.agent.port");
+                out.println("blockscope agent attached to " + pid + ": " + state
+                        + (port != null ? "; metrics on port " + port : ""));
+                return state.startsWith("disabled") ? 1 : 0;
+            } catch (Exception e) {
+                err.println("blockscope: attached to " + pid + " but loading the agent failed: " + e
+                        + " (the target's stderr has the agent's own message)");
+                return 3;
+            } finally {
+                try {
+                    vm.detach();
+                } catch (Exception ignored) {
+                    // the target is gone or closed the connection; nothing to release
+                }
+            }
+        }
+    }
+}

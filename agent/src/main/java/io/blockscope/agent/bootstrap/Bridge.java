@@ -1,0 +1,93 @@
+package io.blockscope.agent.bootstrap;
+
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The static entry points inlined advice calls. This class and {@link Counters} and {@link Sink}
+ * are the only agent classes in the bootstrap class loader; they reference nothing but the JDK.
+ *
+ * <p>Every method is safe to call from any thread, allocates nothing and takes no lock unless the
+ * call is sampled; the sampled share goes to the installed {@link Sink}. Sampling uses
+ * {@link ThreadLocalRandom}, whose state lives in the {@code Thread} object: no contention, no
+ * thread-local map lookup.
+ */
+public final class Bridge {
+
+    private static volatile Sink sink = Sink.NONE;
+    /** 1 in {@code checkoutSample} hits is tracked for hold time and leaks; 0 turns tracking off. */
+    private static volatile int checkoutSample;
+    /** 1 in {@code copySample} copies is attributed to a call site; 0 turns attribution off. */
+    private static volatile int copySample;
+    /** Identity hash of the last instance each probe reported, so repeats skip the sink. */
+    private static final int[] lastInstance = new int[Counters.MAX_PROBES];
+
+    private Bridge() {
+    }
+
+    /** Installs the agent's sink and sampling rates; called once, before any probe is installed. */
+    public static void install(Sink newSink, int newCheckoutSample, int newCopySample) {
+        checkoutSample = Math.max(0, newCheckoutSample);
+        copySample = Math.max(0, newCopySample);
+        sink = newSink;
+    }
+
+    /** A {@code getBlock} call of tier {@code tier} that returned {@code block} (null: a miss). */
+    public static void blockGet(int tier, Object block) {
+        if (block == null) {
+            Counters.MISSES[tier].increment();
+            return;
+        }
+        Counters.HITS[tier].increment();
+        int rate = checkoutSample;
+        if (rate > 0 && (rate == 1 || ThreadLocalRandom.current().nextInt(rate) == 0)) {
+            sink.checkout(tier, block);
+        }
+    }
+
+    /** A block given back to tier {@code tier}'s cache (or released, for reference-counted blocks). */
+    public static void blockReturn(int tier, Object block) {
+        Counters.RETURNS[tier].increment();
+        Sink s = sink;
+        if (block != null && s.tracking()) {
+            s.returned(tier, block);
+        }
+    }
+
+    /** A copy of {@code bytes} bytes of component {@code component} onto the heap. */
+    public static void copied(int probe, int component, long bytes) {
+        Counters.COPIES[component].increment();
+        Counters.COPY_BYTES[component].add(bytes);
+        int rate = copySample;
+        if (rate > 0 && (rate == 1 || ThreadLocalRandom.current().nextInt(rate) == 0)) {
+            sink.copy(probe, component, bytes);
+        }
+    }
+
+    /** An instance seen by probe {@code probe}; repeats of the last one cost an identity hash. */
+    public static void instance(int probe, Object instance) {
+        if (instance == null) {
+            return;
+        }
+        int hash = System.identityHashCode(instance);
+        if (lastInstance[probe] != hash) {
+            lastInstance[probe] = hash;
+            sink.instance(probe, instance);
+        }
+    }
+
+    /**
+     * Called by the exception handler of every advice: counts the suppressed throwable against its
+     * probe. It must never throw, or the host would see the advice's failure.
+     */
+    public static void adviceError(Throwable error, int probe) {
+        try {
+            Counters.ADVICE_ERRORS[probe].increment();
+            LAST_ERRORS[probe] = error;
+        } catch (Throwable ignored) {
+            // nothing sensible left to do; the host must go on
+        }
+    }
+
+    /** The last throwable each probe's advice suppressed, for the agent's one-time log line. */
+    public static final Throwable[] LAST_ERRORS = new Throwable[Counters.MAX_PROBES];
+}

@@ -1,0 +1,37 @@
+package io.blockscope.agent.bootstrap;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The striped counters the probes bump on every call. They live in the bootstrap class loader next
+ * to {@link Bridge} so inlined advice in any class loader reaches them with one static field read;
+ * the agent's collectors sum them at scrape time.
+ *
+ * <p>Index spaces are small and fixed: tiers and probes are numbered by the agent when it reads the
+ * profile, components by {@code io.blockscope.agent.profile.Component}. An index beyond a table is a
+ * bug in the agent, never in the host, and surfaces as a counted advice error.
+ */
+public final class Counters {
+
+    public static final int MAX_TIERS = 8;
+    public static final int MAX_COMPONENTS = 8;
+    public static final int MAX_PROBES = 64;
+
+    public static final LongAdder[] HITS = adders(MAX_TIERS);
+    public static final LongAdder[] MISSES = adders(MAX_TIERS);
+    public static final LongAdder[] RETURNS = adders(MAX_TIERS);
+    public static final LongAdder[] COPIES = adders(MAX_COMPONENTS);
+    public static final LongAdder[] COPY_BYTES = adders(MAX_COMPONENTS);
+    public static final LongAdder[] ADVICE_ERRORS = adders(MAX_PROBES);
+
+    private Counters() {
+    }
+
+    private static LongAdder[] adders(int n) {
+        LongAdder[] adders = new LongAdder[n];
+        for (int i = 0; i < n; i++) {
+            adders[i] = new LongAdder();
+        }
+        return adders;
+    }
+}

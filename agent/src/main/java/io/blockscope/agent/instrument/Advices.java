@@ -1,0 +1,44 @@
+package io.blockscope.agent.instrument;
+
+import io.blockscope.agent.bootstrap.Bridge;
+import net.bytebuddy.asm.Advice;
+
+/**
+ * The advice ByteBuddy inlines into the instrumented methods: one static call into the bootstrap
+ * {@link Bridge} with constants and the profile's value, nothing else. Exceptions are suppressed
+ * (and counted per probe by the exception handler {@link Instrumenter} attaches), so the host
+ * never sees a failure of ours. Exit advice only: a method that throws counts nothing.
+ */
+final class Advices {
+
+    private Advices() {
+    }
+
+    static final class BlockGet {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@TierId int tier, @ProbeValue Object block) {
+            Bridge.blockGet(tier, block);
+        }
+    }
+
+    static final class BlockReturn {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@TierId int tier, @ProbeValue Object block) {
+            Bridge.blockReturn(tier, block);
+        }
+    }
+
+    static final class Copy {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@ProbeId int probe, @ComponentId int component, @ProbeValue long bytes) {
+            Bridge.copied(probe, component, bytes);
+        }
+    }
+
+    static final class Occupancy {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@ProbeId int probe, @ProbeValue Object instance) {
+            Bridge.instance(probe, instance);
+        }
+    }
+}

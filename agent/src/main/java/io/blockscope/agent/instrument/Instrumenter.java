@@ -1,0 +1,249 @@
+package io.blockscope.agent.instrument;
+
+import io.blockscope.agent.bootstrap.Bridge;
+import io.blockscope.agent.profile.Component;
+import io.blockscope.agent.profile.MethodSpec;
+import io.blockscope.agent.profile.ProbeKind;
+import io.blockscope.agent.profile.ProbeSpec;
+import io.blockscope.agent.profile.Profile;
+import io.blockscope.agent.profile.TypeSpec;
+import io.blockscope.exporter.Log;
+import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDefinition;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.implementation.bytecode.StackManipulation;
+import net.bytebuddy.implementation.bytecode.constant.IntegerConstant;
+import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.matcher.ElementMatchers;
+import net.bytebuddy.utility.JavaModule;
+
+import static net.bytebuddy.matcher.ElementMatchers.any;
+import static net.bytebuddy.matcher.ElementMatchers.declaresMethod;
+import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.isBootstrapClassLoader;
+import static net.bytebuddy.matcher.ElementMatchers.isBridge;
+import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
+import static net.bytebuddy.matcher.ElementMatchers.isInterface;
+import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.none;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+/**
+ * Turns a {@link Profile} into one ByteBuddy {@link AgentBuilder}: a decorator per probe, inlined
+ * exit advice, no class format changes, and retransformation so a late attach instruments classes
+ * that are already loaded. Nothing here runs on the host's hot path: this is all install time and
+ * class-load time.
+ */
+public final class Instrumenter {
+
+    private final Profile profile;
+    private final List<String> tiers;
+    private final ProbeStatus status;
+    /** Probes that decorated a class being transformed, until ByteBuddy reports success or failure. */
+    private final Map<String, List<Integer>> pending = new ConcurrentHashMap<>();
+
+    public Instrumenter(Profile profile, ProbeStatus status) {
+        this.profile = profile;
+        this.tiers = profile.tiers();
+        this.status = status;
+    }
+
+    /** Installs every probe; already-loaded matching classes are retransformed before this returns. */
+    public ResettableClassFileTransformer install(Instrumentation instrumentation) {
+        AgentBuilder agent = new AgentBuilder.Default()
+                .disableClassFormatChanges()
+                .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                .with(new RetransformationReport())
+                .with(new StatusListener())
+                .ignore(any(), isBootstrapClassLoader())
+                .or(nameStartsWith("io.blockscope.agent."))
+                .or(nameStartsWith("net.bytebuddy."))
+                .or(nameStartsWith("java.").or(nameStartsWith("jdk.")).or(nameStartsWith("sun.")).or(nameStartsWith("com.sun.")))
+                .or(isSynthetic());
+        for (int i = 0; i < profile.probes().size(); i++) {
+            ProbeSpec probe = profile.probes().get(i);
+            ElementMatcher.Junction<MethodDescription> methods = methodMatcher(probe.methods());
+            // not terminal: every probe matching a class decorates it (BucketCache has four)
+            agent = agent.type(typeMatcher(probe.types()).and(declaresMethod(methods)))
+                    .transform(new ProbeTransformer(i, probe, methods));
+        }
+        return agent.installOn(instrumentation);
+    }
+
+    static ElementMatcher.Junction<TypeDescription> typeMatcher(List<TypeSpec> types) {
+        ElementMatcher.Junction<TypeDescription> matcher = none();
+        for (TypeSpec type : types) {
+            matcher = matcher.or(type.subtypes() ? hasSuperType(named(type.name())) : named(type.name()));
+        }
+        return matcher.and(not(isInterface()));
+    }
+
+    static ElementMatcher.Junction<MethodDescription> methodMatcher(List<MethodSpec> methods) {
+        ElementMatcher.Junction<MethodDescription> matcher = none();
+        for (MethodSpec method : methods) {
+            ElementMatcher.Junction<MethodDescription> one = method.constructor()
+                    ? isConstructor() : ElementMatchers.<MethodDescription>named(method.name());
+            if (method.parameters() != null) {
+                one = one.and(takesArguments(method.parameters().size()));
+                for (int p = 0; p < method.parameters().size(); p++) {
+                    one = one.and(takesArgument(p, named(method.parameters().get(p))));
+                }
+            }
+            matcher = matcher.or(one);
+        }
+        return matcher.and(not(isAbstract())).and(not(isBridge())).and(not(isSynthetic()));
+    }
+
+    /** The exception handler of a probe's advice: count the throwable against the probe, never rethrow. */
+    static StackManipulation countErrors(int probe) {
+        try {
+            return new StackManipulation.Compound(
+                    IntegerConstant.forValue(probe),
+                    MethodInvocation.invoke(new MethodDescription.ForLoadedMethod(
+                            Bridge.class.getMethod("adviceError", Throwable.class, int.class))));
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException("bridge lacks adviceError(Throwable, int)", e);
+        }
+    }
+
+    private final class ProbeTransformer implements AgentBuilder.Transformer {
+        private final int index;
+        private final ProbeSpec probe;
+        private final ElementMatcher.Junction<MethodDescription> methods;
+
+        ProbeTransformer(int index, ProbeSpec probe, ElementMatcher.Junction<MethodDescription> methods) {
+            this.index = index;
+            this.probe = probe;
+            this.methods = methods;
+        }
+
+        @Override
+        public DynamicType.Builder<?> transform(DynamicType.Builder<?> builder, TypeDescription type, ClassLoader loader,
+                                                JavaModule module, java.security.ProtectionDomain domain) {
+            int tier = -1;
+            if (probe.tiered()) {
+                String label = probe.tierFor(hierarchy(type));
+                if (label == null) {
+                    Log.warnOnce("probe-tier:" + probe.name() + ":" + type.getName(), "probe " + probe.name()
+                            + " skips " + type.getName() + ": the profile gives no tier for it or its superclasses", null);
+                    return builder;
+                }
+                tier = tiers.indexOf(label);
+            }
+            DynamicType.Builder<?> out = builder;
+            for (Map.Entry<Integer, ElementMatcher.Junction<MethodDescription>> entry : byComponent().entrySet()) {
+                Advice.WithCustomMapping mapping = Advice.withCustomMapping()
+                        .bind(ProbeId.class, index)
+                        .bind(TierId.class, tier)
+                        .bind(ComponentId.class, entry.getKey())
+                        .bind(ProbeValue.class, new ValueMapping(probe.value(), valueType()));
+                Advice advice = mapping.to(adviceClass()).withExceptionHandler(countErrors(index));
+                out = out.visit(advice.on(methods.and(entry.getValue())));
+            }
+            pending.computeIfAbsent(key(type.getName(), loader), k -> new CopyOnWriteArrayList<>()).add(index);
+            return out;
+        }
+
+        /** Method matchers by component index; one entry (-1, any) for probes without components. */
+        private Map<Integer, ElementMatcher.Junction<MethodDescription>> byComponent() {
+            Map<Integer, ElementMatcher.Junction<MethodDescription>> out = new LinkedHashMap<>();
+            if (probe.kind() != ProbeKind.COPY) {
+                out.put(-1, any());
+                return out;
+            }
+            for (MethodSpec method : probe.methods()) {
+                Component component = probe.componentFor(method.name());
+                out.merge(component.ordinal(), named(method.name()), ElementMatcher.Junction::or);
+            }
+            return out;
+        }
+
+        private Class<?> adviceClass() {
+            return switch (probe.kind()) {
+                case BLOCK_GET -> Advices.BlockGet.class;
+                case BLOCK_RETURN -> Advices.BlockReturn.class;
+                case COPY -> Advices.Copy.class;
+                case OCCUPANCY -> Advices.Occupancy.class;
+            };
+        }
+
+        private Class<?> valueType() {
+            return probe.kind() == ProbeKind.COPY ? long.class : Object.class;
+        }
+    }
+
+    /** The class's name and its superclasses' names, nearest first. */
+    static List<String> hierarchy(TypeDescription type) {
+        List<String> names = new ArrayList<>();
+        for (TypeDefinition t = type; t != null; t = t.getSuperClass()) {
+            names.add(t.asErasure().getName());
+        }
+        return names;
+    }
+
+    private static String key(String typeName, ClassLoader loader) {
+        return typeName + "@" + System.identityHashCode(loader);
+    }
+
+    /**
+     * Marks probes enabled once their class was really rewritten, and logs classes that could not be
+     * (a profile value that does not fit the method, usually): those run unchanged.
+     */
+    private final class StatusListener extends AgentBuilder.Listener.Adapter {
+        @Override
+        public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded,
+                                     DynamicType dynamicType) {
+            List<Integer> probes = pending.remove(key(type.getName(), loader));
+            if (probes == null) {
+                return;
+            }
+            for (int probe : probes) {
+                if (status.applied(probe, type.getName())) {
+                    Log.info("probe " + profile.probes().get(probe).name() + " enabled on " + type.getName());
+                }
+            }
+        }
+
+        @Override
+        public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable throwable) {
+            List<Integer> probes = pending.remove(key(typeName, loader));
+            List<String> names = new ArrayList<>();
+            if (probes != null) {
+                probes.forEach(p -> names.add(profile.probes().get(p).name()));
+            }
+            Log.warnOnce("transform:" + typeName, "could not instrument " + typeName + " for probes " + names
+                    + "; the class runs unchanged. Check the profile's value and methods for it", throwable);
+        }
+
+        @Override
+        public void onComplete(String typeName, ClassLoader loader, JavaModule module, boolean loaded) {
+            pending.remove(key(typeName, loader));
+        }
+    }
+
+    /** Logs failed retransformations of classes that were loaded before a late attach. */
+    private static final class RetransformationReport extends AgentBuilder.RedefinitionStrategy.Listener.Adapter {
+        @Override
+        public void onComplete(int amount, List<Class<?>> types, Map<List<Class<?>>, Throwable> failures) {
+            failures.forEach((batch, error) -> Log.warnOnce("retransform:" + batch, "could not retransform "
+                    + batch + "; those classes run unchanged", error));
+        }
+    }
+}

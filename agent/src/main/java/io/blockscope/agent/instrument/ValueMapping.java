@@ -1,0 +1,127 @@
+package io.blockscope.agent.instrument;
+
+import io.blockscope.agent.profile.ValueRef;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.method.MethodList;
+import net.bytebuddy.description.method.ParameterDescription;
+import net.bytebuddy.description.type.TypeDefinition;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.implementation.bytecode.StackManipulation;
+import net.bytebuddy.implementation.bytecode.assign.Assigner;
+import net.bytebuddy.implementation.bytecode.collection.ArrayLength;
+import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
+import net.bytebuddy.implementation.bytecode.member.MethodVariableAccess;
+
+import static net.bytebuddy.matcher.ElementMatchers.isStatic;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+/**
+ * Compiles a profile's {@link ValueRef} into the bytecode that loads it inside the instrumented
+ * method: a local variable load, then direct calls of the accessors (or an array length), then a
+ * widening or boxing-free assignment to the advice parameter. Nothing is looked up at run time.
+ *
+ * <p>A value that does not fit the instrumented method (an argument it lacks, an accessor that does
+ * not exist or is not visible from the instrumented class, a type that cannot become the advice
+ * parameter's type) fails the transformation of that class with a message naming all three.
+ */
+final class ValueMapping implements Advice.OffsetMapping {
+
+    private final ValueRef value;
+    private final TypeDescription.Generic target;
+
+    ValueMapping(ValueRef value, Class<?> target) {
+        this.value = value;
+        this.target = TypeDescription.ForLoadedType.of(target).asGenericType();
+    }
+
+    @Override
+    public Target resolve(TypeDescription instrumentedType, MethodDescription instrumentedMethod, Assigner assigner,
+                          Advice.ArgumentHandler argumentHandler, Sort sort) {
+        List<StackManipulation> code = new ArrayList<>();
+        TypeDescription.Generic type;
+        switch (value.origin()) {
+            case THIS -> {
+                if (instrumentedMethod.isStatic()) {
+                    throw fail(instrumentedMethod, "the method is static, it has no 'this'");
+                }
+                type = instrumentedType.asGenericType();
+                code.add(MethodVariableAccess.loadThis());
+            }
+            case ARGUMENT -> {
+                if (value.argument() >= instrumentedMethod.getParameters().size()) {
+                    throw fail(instrumentedMethod, "the method has only " + instrumentedMethod.getParameters().size() + " parameters");
+                }
+                ParameterDescription parameter = instrumentedMethod.getParameters().get(value.argument());
+                type = parameter.getType();
+                code.add(MethodVariableAccess.of(type).loadFrom(argumentHandler.argument(parameter.getOffset())));
+            }
+            case RETURN -> {
+                type = instrumentedMethod.getReturnType();
+                if (type.represents(void.class) || instrumentedMethod.isConstructor()) {
+                    throw fail(instrumentedMethod, "the method returns nothing");
+                }
+                code.add(MethodVariableAccess.of(type).loadFrom(argumentHandler.returned()));
+            }
+            default -> throw new IllegalStateException(value.origin().toString());
+        }
+        for (ValueRef.Step step : value.steps()) {
+            if (step.arrayLength()) {
+                if (!type.isArray()) {
+                    throw fail(instrumentedMethod, "'length' needs an array, but the value is a " + type.asErasure().getActualName());
+                }
+                code.add(ArrayLength.INSTANCE);
+                type = TypeDescription.ForLoadedType.of(int.class).asGenericType();
+            } else {
+                MethodDescription accessor = accessor(type.asErasure(), step.name(), instrumentedMethod);
+                if (!accessor.isVisibleTo(instrumentedType)) {
+                    throw fail(instrumentedMethod, step + " is not visible from " + instrumentedType.getActualName());
+                }
+                code.add(MethodInvocation.invoke(accessor.asDefined()).virtual(type.asErasure()));
+                type = accessor.getReturnType();
+            }
+        }
+        StackManipulation assignment = assigner.assign(type, target, Assigner.Typing.STATIC);
+        if (!assignment.isValid()) {
+            throw fail(instrumentedMethod, "a " + type.asErasure().getActualName() + " cannot be used as "
+                    + target.asErasure().getActualName());
+        }
+        code.add(assignment);
+        return new Target.ForStackManipulation(new StackManipulation.Compound(code));
+    }
+
+    /** The no-argument instance method {@code name} of {@code type}, its superclasses or interfaces. */
+    private MethodDescription accessor(TypeDescription type, String name, MethodDescription instrumentedMethod) {
+        Deque<TypeDefinition> pending = new ArrayDeque<>();
+        Set<String> seen = new HashSet<>();
+        pending.add(type);
+        while (!pending.isEmpty()) {
+            TypeDefinition current = pending.poll();
+            if (!seen.add(current.asErasure().getName())) {
+                continue;
+            }
+            MethodList<?> found = current.getDeclaredMethods().filter(named(name).and(takesArguments(0)).and(not(isStatic())));
+            if (!found.isEmpty()) {
+                return found.getOnly();
+            }
+            if (current.getSuperClass() != null) {
+                pending.add(current.getSuperClass());
+            }
+            current.getInterfaces().forEach(pending::add);
+        }
+        throw fail(instrumentedMethod, type.getActualName() + " has no method " + name + "()");
+    }
+
+    private IllegalStateException fail(MethodDescription method, String why) {
+        return new IllegalStateException("value '" + value + "' does not fit " + method.getDeclaringType().getActualName()
+                + "." + method.getInternalName() + ": " + why);
+    }
+}

@@ -1,0 +1,239 @@
+package io.blockscope.agent.metrics;
+
+import io.blockscope.agent.bootstrap.Bridge;
+import io.blockscope.agent.bootstrap.Counters;
+import io.blockscope.agent.instrument.ProbeStatus;
+import io.blockscope.agent.profile.Component;
+import io.blockscope.agent.profile.ProbeKind;
+import io.blockscope.agent.profile.ProbeSpec;
+import io.blockscope.agent.profile.Profile;
+import io.blockscope.agent.record.Recorder;
+import io.blockscope.agent.record.SiteTable;
+import io.blockscope.exporter.Log;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.InfoSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.prometheus.metrics.model.snapshots.Unit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every agent series of docs/metrics.md, built at scrape time from the bridge's striped counters,
+ * the site tables and the captured caches. Scrapes also drive the lazy work: leak checks (reference
+ * queue and age) and the one-time log lines for suppressed advice errors.
+ */
+public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
+
+    private final Profile profile;
+    private final List<String> tiers;
+    private final ProbeStatus status;
+    private final String version;
+    private final LeakReport leaks;
+    private final Accessors accessors = new Accessors();
+    private final DistributionDataPoint[] holdByTier;
+    private final long[] loggedErrors = new long[Counters.MAX_PROBES];
+    private volatile Recorder recorder;
+
+    public AgentMetrics(Profile profile, ProbeStatus status, String version, LeakReport leaks, PrometheusRegistry registry) {
+        this.profile = profile;
+        this.tiers = profile.tiers();
+        this.status = status;
+        this.version = version;
+        this.leaks = leaks;
+        Histogram hold = Histogram.builder()
+                .name("blockscope_block_hold_seconds")
+                .help("Time from getBlock to returnBlock, for sampled checkouts.")
+                .unit(Unit.SECONDS)
+                .labelNames("tier")
+                .classicUpperBounds(0.00001, 0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30)
+                .register(registry);
+        holdByTier = new DistributionDataPoint[tiers.size()];
+        for (int i = 0; i < tiers.size(); i++) {
+            holdByTier[i] = hold.labelValues(tiers.get(i));
+        }
+        registry.register(this);
+    }
+
+    /** Set once the recorder exists (it needs this object as its hold-time sink). */
+    public void attach(Recorder recorder) {
+        this.recorder = recorder;
+    }
+
+    @Override
+    public void record(int tier, long nanos) {
+        holdByTier[tier].observe(nanos / 1e9);
+    }
+
+    @Override
+    public MetricSnapshots collect() {
+        Recorder r = recorder;
+        if (r != null) {
+            r.checkLeaks();
+        }
+        logNewAdviceErrors();
+        List<MetricSnapshot> out = new ArrayList<>();
+        blockCache(out);
+        copies(out, r);
+        if (r != null) {
+            occupancy(out, r);
+        }
+        health(out);
+        return new MetricSnapshots(out);
+    }
+
+    private void blockCache(List<MetricSnapshot> out) {
+        CounterSnapshot.Builder gets = CounterSnapshot.builder().name("blockscope_block_cache_gets")
+                .help("getBlock calls, each logical lookup counted once per tier.");
+        CounterSnapshot.Builder returns = CounterSnapshot.builder().name("blockscope_block_cache_returns")
+                .help("returnBlock calls (or release() on reference-counted blocks).");
+        GaugeSnapshot.Builder outstanding = GaugeSnapshot.builder().name("blockscope_block_refs_outstanding")
+                .help("Hits not yet returned: hits minus returns. Must come back to zero when idle.");
+        for (int t = 0; t < tiers.size(); t++) {
+            String tier = tiers.get(t);
+            // returns before hits: every return follows its hit, so this order never shows a negative count
+            long returned = Counters.RETURNS[t].sum();
+            long hits = Counters.HITS[t].sum();
+            gets.dataPoint(counter(hits, "tier", tier, "result", "hit"));
+            gets.dataPoint(counter(Counters.MISSES[t].sum(), "tier", tier, "result", "miss"));
+            returns.dataPoint(counter(returned, "tier", tier));
+            outstanding.dataPoint(gauge(hits - returned, "tier", tier));
+        }
+        out.add(gets.build());
+        out.add(returns.build());
+        out.add(outstanding.build());
+
+        CounterSnapshot.Builder leaked = CounterSnapshot.builder().name("blockscope_block_leaks")
+                .help("Sampled checkouts garbage collected without a return (gc) or held longer than leak.age (age), by acquiring site.");
+        for (SiteTable.Row row : leaks.sites().snapshot()) {
+            leaked.dataPoint(counter(row.values()[LeakReport.GC], "site", row.site(), "reason", "gc"));
+            leaked.dataPoint(counter(row.values()[LeakReport.AGE], "site", row.site(), "reason", "age"));
+        }
+        out.add(leaked.build());
+    }
+
+    private void copies(List<MetricSnapshot> out, Recorder r) {
+        CounterSnapshot.Builder calls = CounterSnapshot.builder().name("blockscope_copy_to_heap")
+                .help("getXxxArray() calls on buffer-backed cells, and whole-block copies (block).");
+        CounterSnapshot.Builder bytes = CounterSnapshot.builder().name("blockscope_copy_to_heap_bytes")
+                .help("Bytes those calls copied onto the heap.").unit(Unit.BYTES);
+        for (Component c : Component.values()) {
+            calls.dataPoint(counter(Counters.COPIES[c.ordinal()].sum(), "component", c.label()));
+            bytes.dataPoint(counter(Counters.COPY_BYTES[c.ordinal()].sum(), "component", c.label()));
+        }
+        out.add(calls.build());
+        out.add(bytes.build());
+
+        CounterSnapshot.Builder siteCalls = CounterSnapshot.builder().name("blockscope_copy_site_calls")
+                .help("Sampled copies by the first frame outside the cell/cache classes, scaled by the sampling rate.");
+        CounterSnapshot.Builder siteBytes = CounterSnapshot.builder().name("blockscope_copy_site_bytes")
+                .help("Bytes of sampled copies by call site, scaled by the sampling rate.").unit(Unit.BYTES);
+        if (r != null) {
+            for (SiteTable.Row row : r.copySites().snapshot()) {
+                siteCalls.dataPoint(counter(row.values()[Recorder.CALLS], "site", row.site()));
+                siteBytes.dataPoint(counter(row.values()[Recorder.BYTES], "site", row.site()));
+            }
+        }
+        out.add(siteCalls.build());
+        out.add(siteBytes.build());
+    }
+
+    private void occupancy(List<MetricSnapshot> out, Recorder r) {
+        for (int p = 0; p < profile.probes().size(); p++) {
+            ProbeSpec probe = profile.probes().get(p);
+            if (probe.kind() != ProbeKind.OCCUPANCY) {
+                continue;
+            }
+            List<Object> caches = r.instances().live(p);
+            if (caches.isEmpty()) {
+                continue;
+            }
+            Occupancy o = Occupancy.read(probe.occupancy(), caches, accessors, probe.name());
+            if (!o.sizeClasses.isEmpty()) {
+                GaugeSnapshot.Builder slots = GaugeSnapshot.builder().name("blockscope_bucket_slots")
+                        .help("Slots per block-size class; size_class is the slot size in bytes.");
+                GaugeSnapshot.Builder bytes = GaugeSnapshot.builder().name("blockscope_bucket_bytes")
+                        .help("Bytes of the slots per block-size class.").unit(Unit.BYTES);
+                for (Map.Entry<Long, Occupancy.SizeClass> e : o.sizeClasses.entrySet()) {
+                    String size = Long.toString(e.getKey());
+                    slots.dataPoint(gauge(e.getValue().usedSlots, "size_class", size, "state", "used"));
+                    slots.dataPoint(gauge(e.getValue().freeSlots, "size_class", size, "state", "free"));
+                    bytes.dataPoint(gauge(e.getValue().usedBytes, "size_class", size, "state", "used"));
+                    bytes.dataPoint(gauge(e.getValue().freeBytes, "size_class", size, "state", "free"));
+                }
+                out.add(slots.build());
+                out.add(bytes.build());
+            }
+            single(out, o.capacity, "blockscope_bucket_cache_capacity_bytes", "Bytes the bucket cache manages.");
+            single(out, o.used, "blockscope_bucket_cache_used_bytes", "Bytes held by cached blocks (slot sizes).");
+            single(out, o.wasted, "blockscope_bucket_cache_wasted_bytes", "Slot bytes not used by the blocks in them.");
+            if (o.allocationFailures != null) {
+                out.add(CounterSnapshot.builder().name("blockscope_bucket_cache_allocation_failures")
+                        .help("Blocks that could not be cached because no slot was free after eviction.")
+                        .dataPoint(counter(o.allocationFailures)).build());
+            }
+            if (!o.readPathModes.isEmpty()) {
+                GaugeSnapshot.Builder mode = GaugeSnapshot.builder().name("blockscope_read_path_mode")
+                        .help("The server's read-path mode, as read from its cache.");
+                o.readPathModes.forEach(m -> mode.dataPoint(gauge(1, "mode", m)));
+                out.add(mode.build());
+            }
+            return; // one occupancy probe per profile is exported; more would clash on names
+        }
+    }
+
+    private void health(List<MetricSnapshot> out) {
+        out.add(InfoSnapshot.builder().name("blockscope_agent")
+                .help("The agent is attached and which target profile it uses.")
+                .dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder()
+                        .labels(Labels.of("profile", profile.name(), "version", version)).build())
+                .build());
+        GaugeSnapshot.Builder enabled = GaugeSnapshot.builder().name("blockscope_agent_probe_enabled")
+                .help("1 when a probe of the profile found its target classes, 0 when it was skipped.");
+        CounterSnapshot.Builder errors = CounterSnapshot.builder().name("blockscope_agent_advice_errors")
+                .help("Exceptions thrown inside advice, suppressed so the host goes on.");
+        for (int p = 0; p < status.names().size(); p++) {
+            String probe = status.names().get(p);
+            enabled.dataPoint(gauge(status.enabled(p) ? 1 : 0, "probe", probe));
+            errors.dataPoint(counter(Counters.ADVICE_ERRORS[p].sum(), "probe", probe));
+        }
+        out.add(enabled.build());
+        out.add(errors.build());
+    }
+
+    private void logNewAdviceErrors() {
+        for (int p = 0; p < status.names().size(); p++) {
+            long count = Counters.ADVICE_ERRORS[p].sum();
+            if (count > 0 && loggedErrors[p] == 0) {
+                loggedErrors[p] = count;
+                Log.warnOnce("advice-error:" + status.names().get(p), "probe " + status.names().get(p)
+                        + " threw inside its advice; the host's call went on and the error is counted in"
+                        + " blockscope_agent_advice_errors_total. Check that the profile's value fits the method",
+                        Bridge.LAST_ERRORS[p]);
+            }
+        }
+    }
+
+    private static void single(List<MetricSnapshot> out, Long value, String name, String help) {
+        if (value != null) {
+            out.add(GaugeSnapshot.builder().name(name).help(help).dataPoint(gauge(value)).build());
+        }
+    }
+
+    private static CounterDataPointSnapshot counter(double value, String... labels) {
+        return CounterDataPointSnapshot.builder().value(value).labels(Labels.of(labels)).build();
+    }
+
+    private static GaugeDataPointSnapshot gauge(double value, String... labels) {
+        return GaugeDataPointSnapshot.builder().value(value).labels(Labels.of(labels)).build();
+    }
+}

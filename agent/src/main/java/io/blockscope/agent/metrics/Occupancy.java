@@ -1,0 +1,107 @@
+package io.blockscope.agent.metrics;
+
+import io.blockscope.agent.profile.OccupancySpec;
+import io.blockscope.agent.profile.ValueRef;
+import io.blockscope.exporter.Log;
+import java.lang.reflect.Array;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Bucket occupancy summed over the live captured caches, read at scrape time. A value the server
+ * does not have (no accessor in the profile) stays absent; one that fails is logged once and
+ * skipped, never failing the scrape.
+ */
+final class Occupancy {
+
+    /** Slots and bytes of one size class. */
+    static final class SizeClass {
+        long usedSlots;
+        long freeSlots;
+        long usedBytes;
+        long freeBytes;
+    }
+
+    Long capacity;
+    Long used;
+    Long wasted;
+    Long allocationFailures;
+    final Set<String> readPathModes = new TreeSet<>();
+    final Map<Long, SizeClass> sizeClasses = new TreeMap<>();
+
+    static Occupancy read(OccupancySpec spec, List<Object> caches, Accessors accessors, String probe) {
+        Occupancy out = new Occupancy();
+        for (Object cache : caches) {
+            out.capacity = add(out.capacity, spec.capacity(), cache, accessors, probe);
+            out.used = add(out.used, spec.used(), cache, accessors, probe);
+            out.wasted = add(out.wasted, spec.wasted(), cache, accessors, probe);
+            out.allocationFailures = add(out.allocationFailures, spec.allocationFailures(), cache, accessors, probe);
+            if (spec.readPathMode() != null) {
+                try {
+                    Object mode = accessors.evaluate(spec.readPathMode(), cache);
+                    if (mode != null) {
+                        out.readPathModes.add(mode.toString());
+                    }
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    failed(probe, spec.readPathMode(), e);
+                }
+            }
+            if (spec.sizeClasses() != null) {
+                try {
+                    for (Object element : elements(accessors.evaluate(spec.sizeClasses(), cache))) {
+                        long itemSize = accessors.number(spec.itemSize(), element);
+                        SizeClass sizeClass = out.sizeClasses.computeIfAbsent(itemSize, k -> new SizeClass());
+                        sizeClass.usedSlots += optional(spec.usedSlots(), element, accessors);
+                        sizeClass.freeSlots += optional(spec.freeSlots(), element, accessors);
+                        sizeClass.usedBytes += optional(spec.usedBytes(), element, accessors);
+                        sizeClass.freeBytes += optional(spec.freeBytes(), element, accessors);
+                    }
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    failed(probe, spec.sizeClasses(), e);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static long optional(ValueRef ref, Object element, Accessors accessors) throws ReflectiveOperationException {
+        return ref == null ? 0 : accessors.number(ref, element);
+    }
+
+    private static Long add(Long sum, ValueRef ref, Object cache, Accessors accessors, String probe) {
+        if (ref == null) {
+            return sum;
+        }
+        try {
+            long value = accessors.number(ref, cache);
+            return sum == null ? value : sum + value;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            failed(probe, ref, e);
+            return sum;
+        }
+    }
+
+    private static Iterable<?> elements(Object value) {
+        if (value instanceof Iterable<?> iterable) {
+            return iterable;
+        }
+        if (value != null && value.getClass().isArray()) {
+            List<Object> out = new ArrayList<>();
+            for (int i = 0; i < Array.getLength(value); i++) {
+                out.add(Array.get(value, i));
+            }
+            return out;
+        }
+        throw new IllegalStateException("sizeClasses is neither an array nor an Iterable: " + value);
+    }
+
+    private static void failed(String probe, ValueRef ref, Throwable e) {
+        Throwable cause = e instanceof java.lang.reflect.InvocationTargetException ite && ite.getCause() != null ? ite.getCause() : e;
+        Log.warnOnce("occupancy:" + probe + ":" + ref, "probe " + probe + " cannot read " + ref
+                + " at scrape time; that occupancy value is left out", cause);
+    }
+}

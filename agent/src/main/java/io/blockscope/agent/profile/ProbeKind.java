@@ -1,0 +1,45 @@
+package io.blockscope.agent.profile;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/**
+ * The generic things a probe can count. A new server needs a new profile that points these at its
+ * classes; a new kind is only needed for a new kind of fact.
+ */
+public enum ProbeKind {
+    /** A cache lookup: {@code value} is the block it returned, null meaning a miss. Needs a tier. */
+    BLOCK_GET("block-get"),
+    /**
+     * A checked-out block given back: {@code value} is the block. Fits {@code returnBlock(key, block)}
+     * ({@code arg1}) as well as {@code release()} on a reference-counted block ({@code this}).
+     */
+    BLOCK_RETURN("block-return"),
+    /** A copy onto the heap: {@code value} is the number of bytes copied. Needs a component. */
+    COPY("copy"),
+    /** Captures the instance ({@code this}, or {@code value}) whose accessors give bucket occupancy. */
+    OCCUPANCY("occupancy");
+
+    private final String label;
+
+    ProbeKind(String label) {
+        this.label = label;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    public static ProbeKind of(String label) {
+        for (ProbeKind kind : values()) {
+            if (kind.label.equals(label)) {
+                return kind;
+            }
+        }
+        throw new IllegalArgumentException("unknown kind '" + label + "'; accepted: " + accepted());
+    }
+
+    static String accepted() {
+        return Arrays.stream(values()).map(ProbeKind::label).collect(Collectors.joining(", "));
+    }
+}

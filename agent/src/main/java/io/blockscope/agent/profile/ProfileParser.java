@@ -1,0 +1,257 @@
+package io.blockscope.agent.profile;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.blockscope.agent.bootstrap.Counters;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Reads a profile from JSON (comments allowed). Strict on purpose: an unknown field or a value of
+ * the wrong shape is an error naming the probe, the field and what is accepted, because a typo in
+ * a profile otherwise shows up only as a probe that silently never fires.
+ */
+public final class ProfileParser {
+
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(JsonParser.Feature.ALLOW_COMMENTS)
+            .enable(JsonParser.Feature.ALLOW_TRAILING_COMMA);
+
+    private static final Set<String> PROFILE_FIELDS = Set.of("name", "description", "detect", "siteSkip", "probes");
+    private static final Set<String> PROBE_FIELDS = Set.of(
+            "name", "kind", "types", "methods", "value", "tier", "component", "occupancy");
+    private static final Set<String> OCCUPANCY_FIELDS = Set.of(
+            "capacity", "used", "wasted", "allocationFailures", "readPathMode", "sizeClasses", "sizeClass");
+    private static final Set<String> SIZE_CLASS_FIELDS = Set.of("itemSize", "usedSlots", "freeSlots", "usedBytes", "freeBytes");
+    private static final String LABEL = "[a-z0-9][a-z0-9_-]*";
+
+    private ProfileParser() {
+    }
+
+    /** Parses a profile; {@code source} names it in error messages (a file path or a built-in name). */
+    public static Profile parse(String json, String source) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("profile " + source + " is not valid JSON: " + e.getOriginalMessage()
+                    + " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr());
+        }
+        if (root == null || !root.isObject()) {
+            throw new IllegalArgumentException("profile " + source + " must be a JSON object");
+        }
+        String where = "profile " + source;
+        checkFields(root, PROFILE_FIELDS, where);
+        String name = label(text(root, "name", where, true), where + ": name");
+        String description = text(root, "description", where, false);
+        List<String> detect = strings(root, "detect", where);
+        List<String> siteSkip = strings(root, "siteSkip", where);
+        JsonNode probesNode = root.get("probes");
+        if (probesNode == null || !probesNode.isArray() || probesNode.isEmpty()) {
+            throw new IllegalArgumentException(where + ": probes must be a non-empty array");
+        }
+        List<ProbeSpec> probes = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (JsonNode node : probesNode) {
+            ProbeSpec probe = probe(node, where);
+            if (!names.add(probe.name())) {
+                throw new IllegalArgumentException(where + ": probe name '" + probe.name() + "' is used twice");
+            }
+            probes.add(probe);
+        }
+        if (probes.size() > Counters.MAX_PROBES) {
+            throw new IllegalArgumentException(where + ": " + probes.size() + " probes; at most " + Counters.MAX_PROBES);
+        }
+        Profile profile = new Profile(name, description, detect, siteSkip, probes);
+        if (profile.tiers().size() > Counters.MAX_TIERS) {
+            throw new IllegalArgumentException(where + ": " + profile.tiers().size() + " tiers " + profile.tiers()
+                    + "; at most " + Counters.MAX_TIERS);
+        }
+        return profile;
+    }
+
+    private static ProbeSpec probe(JsonNode node, String profileWhere) {
+        if (!node.isObject()) {
+            throw new IllegalArgumentException(profileWhere + ": every probe must be a JSON object");
+        }
+        String name = text(node, "name", profileWhere + ": a probe", true);
+        String where = profileWhere + ": probe '" + name + "'";
+        label(name, where + ": name");
+        checkFields(node, PROBE_FIELDS, where);
+        ProbeKind kind = parsed(text(node, "kind", where, true), ProbeKind::of, where + ": kind");
+        List<TypeSpec> types = new ArrayList<>();
+        for (String type : strings(node, "types", where)) {
+            types.add(parsed(type, TypeSpec::parse, where + ": types"));
+        }
+        if (types.isEmpty()) {
+            throw new IllegalArgumentException(where + ": types must list at least one class");
+        }
+        List<MethodSpec> methods = new ArrayList<>();
+        for (String method : strings(node, "methods", where)) {
+            methods.add(parsed(method, MethodSpec::parse, where + ": methods"));
+        }
+        if (methods.isEmpty()) {
+            throw new IllegalArgumentException(where + ": methods must list at least one method");
+        }
+        String valueText = text(node, "value", where, false);
+        ValueRef value = valueText == null ? defaultValue(kind, where) : parsed(valueText, ValueRef::parse, where + ": value");
+
+        Map<String, String> tierByType = new LinkedHashMap<>();
+        String tier = null;
+        Map<String, Component> componentByMethod = new LinkedHashMap<>();
+        Component component = null;
+        OccupancySpec occupancy = null;
+        switch (kind) {
+            case BLOCK_GET, BLOCK_RETURN -> {
+                tier = byName(node.get("tier"), where + ": tier", t -> label(t, where + ": tier"), tierByType);
+                if (tier == null && tierByType.isEmpty()) {
+                    throw new IllegalArgumentException(where + ": a " + kind.label()
+                            + " probe needs a tier: a label (\"l2\") or labels by class name ({\"com.acme.Lru\": \"l1\"})");
+                }
+            }
+            case COPY -> {
+                component = byName(node.get("component"), where + ": component", Component::of, componentByMethod);
+                if (component == null && componentByMethod.isEmpty()) {
+                    throw new IllegalArgumentException(where + ": a copy probe needs a component: a label (\"block\")"
+                            + " or labels by method name ({\"copyRow\": \"row\"})");
+                }
+            }
+            case OCCUPANCY -> occupancy = occupancy(node.get("occupancy"), where);
+        }
+        forbid(node, kind != ProbeKind.BLOCK_GET && kind != ProbeKind.BLOCK_RETURN, "tier", where, kind);
+        forbid(node, kind != ProbeKind.COPY, "component", where, kind);
+        forbid(node, kind != ProbeKind.OCCUPANCY, "occupancy", where, kind);
+        return new ProbeSpec(name, kind, types, methods, value, tierByType, tier, componentByMethod, component, occupancy);
+    }
+
+    private static ValueRef defaultValue(ProbeKind kind, String where) {
+        return switch (kind) {
+            case BLOCK_GET -> ValueRef.parse("return");
+            case OCCUPANCY -> ValueRef.parse("this");
+            case BLOCK_RETURN, COPY -> throw new IllegalArgumentException(where + ": value is required for a "
+                    + kind.label() + " probe (" + (kind == ProbeKind.COPY
+                    ? "the bytes copied, e.g. return.length" : "the block given back, e.g. arg1 or this") + ")");
+        };
+    }
+
+    private static OccupancySpec occupancy(JsonNode node, String where) {
+        String here = where + ": occupancy";
+        if (node == null || !node.isObject()) {
+            throw new IllegalArgumentException(here + " must be an object with " + String.join(", ", OCCUPANCY_FIELDS));
+        }
+        checkFields(node, OCCUPANCY_FIELDS, here);
+        JsonNode sizeClass = node.get("sizeClass");
+        if (sizeClass != null) {
+            if (!sizeClass.isObject()) {
+                throw new IllegalArgumentException(here + ": sizeClass must be an object with " + String.join(", ", SIZE_CLASS_FIELDS));
+            }
+            checkFields(sizeClass, SIZE_CLASS_FIELDS, here + ".sizeClass");
+        }
+        if (node.has("sizeClasses") != (sizeClass != null)) {
+            throw new IllegalArgumentException(here + ": sizeClasses and sizeClass go together (the list, and how to read one element)");
+        }
+        JsonNode classes = sizeClass == null ? JSON.createObjectNode() : sizeClass;
+        return new OccupancySpec(
+                value(node, "capacity", here), value(node, "used", here), value(node, "wasted", here),
+                value(node, "allocationFailures", here), value(node, "readPathMode", here), value(node, "sizeClasses", here),
+                value(classes, "itemSize", here), value(classes, "usedSlots", here), value(classes, "freeSlots", here),
+                value(classes, "usedBytes", here), value(classes, "freeBytes", here));
+    }
+
+    private static ValueRef value(JsonNode node, String field, String where) {
+        String text = text(node, field, where, false);
+        return text == null ? null : parsed(text, ValueRef::parse, where + ": " + field);
+    }
+
+    /** A field that is either one value for all, or values by name; fills {@code byName}, returns the one. */
+    private static <T> T byName(JsonNode node, String where, Function<String, T> parse, Map<String, T> byName) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (node.isTextual()) {
+            return parsed(node.asText(), parse, where);
+        }
+        if (!node.isObject()) {
+            throw new IllegalArgumentException(where + " must be a label or an object of labels by name");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> entry = it.next();
+            if (!entry.getValue().isTextual()) {
+                throw new IllegalArgumentException(where + ": the value for '" + entry.getKey() + "' must be a label");
+            }
+            byName.put(entry.getKey(), parsed(entry.getValue().asText(), parse, where + " of " + entry.getKey()));
+        }
+        return null;
+    }
+
+    private static void forbid(JsonNode node, boolean forbidden, String field, String where, ProbeKind kind) {
+        if (forbidden && node.has(field)) {
+            throw new IllegalArgumentException(where + ": field '" + field + "' does not apply to a " + kind.label() + " probe");
+        }
+    }
+
+    private static <T> T parsed(String text, Function<String, T> parse, String where) {
+        try {
+            return parse.apply(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String label(String text, String where) {
+        if (!text.matches(LABEL)) {
+            throw new IllegalArgumentException(where + " '" + text + "' must match " + LABEL);
+        }
+        return text;
+    }
+
+    private static void checkFields(JsonNode node, Set<String> accepted, String where) {
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            String field = it.next();
+            if (!accepted.contains(field)) {
+                throw new IllegalArgumentException(where + ": unknown field '" + field + "'; accepted: "
+                        + String.join(", ", accepted.stream().sorted().toList()));
+            }
+        }
+    }
+
+    private static String text(JsonNode node, String field, String where, boolean required) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            if (required) {
+                throw new IllegalArgumentException(where + ": field '" + field + "' is required");
+            }
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw new IllegalArgumentException(where + ": field '" + field + "' must be a string");
+        }
+        return value.asText();
+    }
+
+    private static List<String> strings(JsonNode node, String field, String where) {
+        JsonNode value = node.get(field);
+        List<String> out = new ArrayList<>();
+        if (value == null || value.isNull()) {
+            return out;
+        }
+        if (!value.isArray()) {
+            throw new IllegalArgumentException(where + ": field '" + field + "' must be an array of strings");
+        }
+        for (JsonNode element : value) {
+            if (!element.isTextual()) {
+                throw new IllegalArgumentException(where + ": field '" + field + "' must be an array of strings");
+            }
+            out.add(element.asText());
+        }
+        return out;
+    }
+}

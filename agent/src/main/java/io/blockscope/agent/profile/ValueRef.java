@@ -1,0 +1,81 @@
+package io.blockscope.agent.profile;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A value a probe reads at an instrumented method: {@code this}, {@code return} or {@code argN}
+ * (0-based), optionally followed by no-argument calls ({@code .name()}) and a final array
+ * {@code .length}. Examples: {@code return}, {@code arg1}, {@code return.length},
+ * {@code return.length()}, {@code this.allocator().indexStatistics()}.
+ *
+ * <p>Probes compile it into bytecode at instrumentation time (no reflection, nothing allocated on
+ * the hot path); occupancy probes evaluate it reflectively at scrape time.
+ */
+public record ValueRef(Origin origin, int argument, List<Step> steps) {
+
+    /** Where the chain starts. */
+    public enum Origin { THIS, RETURN, ARGUMENT }
+
+    /** One step: a call of the no-argument method {@code name}, or an array's length. */
+    public record Step(String name, boolean arrayLength) {
+
+        static final Step ARRAY_LENGTH = new Step("length", true);
+
+        static Step call(String name) {
+            return new Step(name, false);
+        }
+
+        @Override
+        public String toString() {
+            return arrayLength ? "length" : name + "()";
+        }
+    }
+
+    private static final Pattern HEAD = Pattern.compile("this|return|arg(\\d{1,2})");
+    private static final Pattern CALL = Pattern.compile("([A-Za-z_$][A-Za-z0-9_$]*)\\(\\)");
+
+    public ValueRef {
+        steps = List.copyOf(steps);
+    }
+
+    /** Parses {@code text}; a malformed value throws with a message saying what is accepted. */
+    public static ValueRef parse(String text) {
+        String trimmed = text == null ? "" : text.trim();
+        String[] parts = trimmed.split("\\.", -1);
+        Matcher head = HEAD.matcher(parts[0]);
+        if (!head.matches()) {
+            throw new IllegalArgumentException("value '" + text + "' must start with this, return or argN"
+                    + " (e.g. return.length, arg1, this.allocator())");
+        }
+        Origin origin = parts[0].equals("this") ? Origin.THIS
+                : parts[0].equals("return") ? Origin.RETURN : Origin.ARGUMENT;
+        int argument = origin == Origin.ARGUMENT ? Integer.parseInt(head.group(1)) : -1;
+        List<Step> steps = new ArrayList<>();
+        for (int i = 1; i < parts.length; i++) {
+            Matcher call = CALL.matcher(parts[i]);
+            if (call.matches()) {
+                steps.add(Step.call(call.group(1)));
+            } else if (parts[i].equals("length") && i == parts.length - 1) {
+                steps.add(Step.ARRAY_LENGTH);
+            } else {
+                throw new IllegalArgumentException("value '" + text + "': step '" + parts[i]
+                        + "' is neither a no-argument call like name() nor a final array length");
+            }
+        }
+        return new ValueRef(origin, argument, steps);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder out = new StringBuilder(switch (origin) {
+            case THIS -> "this";
+            case RETURN -> "return";
+            case ARGUMENT -> "arg" + argument;
+        });
+        steps.forEach(step -> out.append('.').append(step));
+        return out.toString();
+    }
+}

@@ -1,0 +1,166 @@
+package io.blockscope.agent.record;
+
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Tracks sampled block checkouts until they are returned, in the manner of Netty's leak detector:
+ * each tracked block is held only weakly, so a block the reader drops without returning it is
+ * garbage collected and its record comes back through a {@link ReferenceQueue}: a leak. A record
+ * older than the configured age is a leak too (a reader that holds on to a block forever).
+ *
+ * <p>Records sit in a fixed open-addressed table indexed by the block's identity hash, so matching a
+ * return costs an identity hash and a few array reads, allocates nothing and takes no lock. When
+ * the table has no free slot near a block's hash, that checkout is simply not tracked (counted in
+ * {@link #dropped()}): tracking is a sample anyway.
+ */
+public final class CheckoutTracker {
+
+    /** Why a checkout counts as leaked. */
+    public enum Reason {
+        GC("gc"), AGE("age");
+
+        private final String label;
+
+        Reason(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    /** Receives ended checkouts: returned ones with their hold time, leaked ones with the reason. */
+    public interface Listener {
+        void returned(Checkout checkout, long heldNanos);
+
+        void leaked(Checkout checkout, Reason reason);
+    }
+
+    /** One tracked checkout. The block itself is only weakly reachable from here. */
+    public static final class Checkout extends WeakReference<Object> {
+        final int tier;
+        final long startNanos;
+        final String site;
+        final StackTraceElement[] stack;
+        int slot;
+
+        Checkout(Object block, ReferenceQueue<Object> queue, int tier, long startNanos, String site, StackTraceElement[] stack) {
+            super(block, queue);
+            this.tier = tier;
+            this.startNanos = startNanos;
+            this.site = site;
+            this.stack = stack;
+        }
+
+        public int tier() {
+            return tier;
+        }
+
+        public String site() {
+            return site;
+        }
+
+        public StackTraceElement[] stack() {
+            return stack.clone();
+        }
+    }
+
+    /** Slots probed from a block's home slot before giving up. */
+    private static final int PROBES = 8;
+
+    private final AtomicReferenceArray<Checkout> slots;
+    private final int mask;
+    private final ReferenceQueue<Object> queue = new ReferenceQueue<>();
+    private final AtomicInteger live = new AtomicInteger();
+    private final LongAdder dropped = new LongAdder();
+    private final Listener listener;
+
+    /** @param capacity slots; rounded up to a power of two */
+    public CheckoutTracker(int capacity, Listener listener) {
+        int size = Integer.highestOneBit(Math.max(16, capacity - 1)) << 1;
+        this.slots = new AtomicReferenceArray<>(size);
+        this.mask = size - 1;
+        this.listener = listener;
+    }
+
+    /** True while any checkout is tracked: returns must then be matched. */
+    public boolean active() {
+        return live.get() > 0;
+    }
+
+    public int live() {
+        return live.get();
+    }
+
+    /** Checkouts not tracked because the table was full around their slot. */
+    public long dropped() {
+        return dropped.sum();
+    }
+
+    /** Starts tracking {@code block}. Returns false when no slot was free. */
+    public boolean track(Object block, int tier, long nowNanos, String site, StackTraceElement[] stack) {
+        Checkout checkout = new Checkout(block, queue, tier, nowNanos, site, stack);
+        int home = spread(System.identityHashCode(block));
+        for (int i = 0; i < PROBES; i++) {
+            int slot = (home + i) & mask;
+            if (slots.get(slot) == null) {
+                checkout.slot = slot;
+                if (slots.compareAndSet(slot, null, checkout)) {
+                    live.incrementAndGet();
+                    return true;
+                }
+            }
+        }
+        checkout.clear();
+        dropped.increment();
+        return false;
+    }
+
+    /** Ends the tracking of {@code block} if it is tracked, reporting its hold time. */
+    public void returned(Object block, long nowNanos) {
+        int home = spread(System.identityHashCode(block));
+        for (int i = 0; i < PROBES; i++) {
+            int slot = (home + i) & mask;
+            Checkout checkout = slots.get(slot);
+            if (checkout != null && checkout.get() == block && slots.compareAndSet(slot, checkout, null)) {
+                live.decrementAndGet();
+                checkout.clear();
+                listener.returned(checkout, nowNanos - checkout.startNanos);
+                return;
+            }
+        }
+    }
+
+    /** Reports checkouts whose block was garbage collected while still checked out. */
+    public void pollCollected() {
+        for (Object ref; (ref = queue.poll()) != null; ) {
+            Checkout checkout = (Checkout) ref;
+            if (slots.compareAndSet(checkout.slot, checkout, null)) {
+                live.decrementAndGet();
+                listener.leaked(checkout, Reason.GC);
+            }
+        }
+    }
+
+    /** Reports (and stops tracking) checkouts held longer than {@code maxAgeNanos}. */
+    public void expire(long nowNanos, long maxAgeNanos) {
+        for (int slot = 0; slot <= mask; slot++) {
+            Checkout checkout = slots.get(slot);
+            if (checkout != null && nowNanos - checkout.startNanos > maxAgeNanos
+                    && slots.compareAndSet(slot, checkout, null)) {
+                live.decrementAndGet();
+                checkout.clear();
+                listener.leaked(checkout, Reason.AGE);
+            }
+        }
+    }
+
+    private static int spread(int hash) {
+        return hash ^ (hash >>> 16);
+    }
+}

@@ -1,0 +1,112 @@
+package io.blockscope.agent.record;
+
+import io.blockscope.agent.bootstrap.Sink;
+import io.blockscope.agent.profile.Component;
+import java.time.Duration;
+
+/**
+ * The agent's side of the bridge: everything the hot path samples lands here. Sampled checkouts
+ * are tracked for hold time and leaks, sampled copies are attributed to a call site and recorded as
+ * JFR events, captured instances are remembered weakly.
+ */
+public final class Recorder extends Sink {
+
+    /** Where hold times go (the hold-time histogram, by tier index). */
+    public interface HoldTimes {
+        void record(int tier, long nanos);
+    }
+
+    /** Where leaks go; called at most once per leaked checkout. */
+    public interface Leaks {
+        void leaked(CheckoutTracker.Checkout checkout, CheckoutTracker.Reason reason);
+    }
+
+    /** Columns of {@link #copySites()}. */
+    public static final int CALLS = 0;
+    public static final int BYTES = 1;
+
+    private final SiteResolver sites;
+    private final CheckoutTracker tracker;
+    private final SiteTable copySites;
+    private final InstanceRegistry instances;
+    private final int copySample;
+    private final boolean copyEvents;
+    private final long leakAgeNanos;
+
+    public Recorder(SiteResolver sites, int trackedCheckouts, Duration leakAge, int copySample, boolean copyEvents,
+                    int siteLabels, int probes, HoldTimes holdTimes, Leaks leaks) {
+        this.sites = sites;
+        this.tracker = new CheckoutTracker(trackedCheckouts, new CheckoutTracker.Listener() {
+            @Override
+            public void returned(CheckoutTracker.Checkout checkout, long heldNanos) {
+                holdTimes.record(checkout.tier(), heldNanos);
+            }
+
+            @Override
+            public void leaked(CheckoutTracker.Checkout checkout, CheckoutTracker.Reason reason) {
+                leaks.leaked(checkout, reason);
+            }
+        });
+        this.copySites = new SiteTable(siteLabels, 2);
+        this.instances = new InstanceRegistry(probes);
+        this.copySample = copySample;
+        this.copyEvents = copyEvents;
+        this.leakAgeNanos = leakAge.toNanos();
+    }
+
+    @Override
+    public void checkout(int tier, Object block) {
+        tracker.pollCollected();
+        SiteResolver.Located located = sites.locate();
+        tracker.track(block, tier, System.nanoTime(), located.site(), located.stack());
+    }
+
+    @Override
+    public void returned(int tier, Object block) {
+        tracker.returned(block, System.nanoTime());
+    }
+
+    @Override
+    public boolean tracking() {
+        return tracker.active();
+    }
+
+    @Override
+    public void copy(int probe, int component, long bytes) {
+        String site = sites.site();
+        copySites.add(site, copySample, bytes * copySample);
+        if (copyEvents) {
+            CopyToHeapEvent event = new CopyToHeapEvent();
+            if (event.isEnabled()) {
+                event.component = Component.byIndex(component).label();
+                event.bytes = bytes;
+                event.site = site;
+                event.samplingRate = copySample;
+                event.commit();
+            }
+        }
+    }
+
+    @Override
+    public void instance(int probe, Object instance) {
+        instances.add(probe, instance);
+    }
+
+    /** Reports collected and over-age checkouts; called at scrape time. */
+    public void checkLeaks() {
+        tracker.pollCollected();
+        tracker.expire(System.nanoTime(), leakAgeNanos);
+    }
+
+    public SiteTable copySites() {
+        return copySites;
+    }
+
+    public InstanceRegistry instances() {
+        return instances;
+    }
+
+    public CheckoutTracker tracker() {
+        return tracker;
+    }
+}

@@ -1,0 +1,183 @@
+package io.blockscope.dashboards;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * A real Prometheus (Debian's package) on loopback for a test: 1 s scrape and rule evaluation, native
+ * histograms on, one job {@code blockscope} over the given targets, the given rule files.
+ */
+final class PrometheusServer implements AutoCloseable {
+
+    static final String JOB = "blockscope";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Process process;
+    private final Path log;
+    private final URI base;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private PrometheusServer(Process process, Path log, URI base) {
+        this.process = process;
+        this.log = log;
+        this.base = base;
+    }
+
+    static PrometheusServer start(Path workDir, List<String> targets, List<Path> ruleFiles) throws IOException, InterruptedException {
+        Path binary = Promtool.requireBinary("prometheus");
+        ObjectNode config = RuleFile.YAML.createObjectNode();
+        config.putObject("global").put("scrape_interval", "1s").put("scrape_timeout", "1s").put("evaluation_interval", "1s");
+        ArrayNode rules = config.putArray("rule_files");
+        ruleFiles.forEach(f -> rules.add(f.toAbsolutePath().toString()));
+        ObjectNode job = config.putArray("scrape_configs").addObject();
+        job.put("job_name", JOB);
+        ArrayNode staticTargets = job.putArray("static_configs").addObject().putArray("targets");
+        targets.forEach(staticTargets::add);
+        Path configFile = workDir.resolve("prometheus.yml");
+        RuleFile.YAML.writeValue(configFile.toFile(), config);
+
+        int port = freePort();
+        Path log = workDir.resolve("prometheus.log");
+        Process process = new ProcessBuilder(binary.toString(),
+                "--config.file=" + configFile,
+                "--storage.tsdb.path=" + workDir.resolve("tsdb"),
+                "--web.listen-address=127.0.0.1:" + port,
+                "--enable-feature=native-histograms",
+                "--rules.alert.resend-delay=1s",
+                "--log.level=warn")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        PrometheusServer server = new PrometheusServer(process, log, URI.create("http://127.0.0.1:" + port));
+        server.awaitReady();
+        return server;
+    }
+
+    /** An instant query; the {@code data.result} array. */
+    JsonNode query(String expr) {
+        return get("/api/v1/query?query=" + encode(expr)).path("data").path("result");
+    }
+
+    /** A range query with a 1 s step; the {@code data.result} array (one entry per series). */
+    JsonNode queryRange(String expr, Instant start, Instant end) {
+        return get("/api/v1/query_range?query=" + encode(expr) + "&start=" + start.getEpochSecond()
+                + "&end=" + end.getEpochSecond() + "&step=1").path("data").path("result");
+    }
+
+    /** Active alerts (pending and firing) as Prometheus reports them. */
+    JsonNode alerts() {
+        return get("/api/v1/alerts").path("data").path("alerts");
+    }
+
+    /** Polls {@code probe} every 500 ms until it holds; returns false at the deadline. */
+    static boolean await(Duration timeout, java.util.function.BooleanSupplier probe) throws InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        while (Instant.now().isBefore(deadline)) {
+            if (probe.getAsBoolean()) {
+                return true;
+            }
+            Thread.sleep(500);
+        }
+        return probe.getAsBoolean();
+    }
+
+    /** True when some series of the result has a sample that is a number (not NaN). */
+    static boolean hasNumber(JsonNode result) {
+        Predicate<JsonNode> number = sample -> {
+            String v = sample.path(1).asText("NaN");
+            return !v.equals("NaN") && !v.isEmpty();
+        };
+        for (JsonNode series : result) {
+            if (series.has("value") && number.test(series.path("value"))) {
+                return true;
+            }
+            for (JsonNode sample : series.path("values")) {
+                if (number.test(sample)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The last lines Prometheus logged, for failure messages. */
+    String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private void awaitReady() throws InterruptedException {
+        boolean ready = await(Duration.ofSeconds(30), () -> {
+            if (!process.isAlive()) {
+                return false;
+            }
+            try {
+                return http.send(HttpRequest.newBuilder(base.resolve("/-/ready")).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            } catch (IOException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
+        if (!ready) {
+            close();
+            throw new IllegalStateException("Prometheus did not become ready in 30 s:\n" + logTail());
+        }
+    }
+
+    private JsonNode get(String pathAndQuery) {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + pathAndQuery))
+                    .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+            JsonNode body = JSON.readTree(response.body());
+            if (response.statusCode() != 200 || !"success".equals(body.path("status").asText())) {
+                throw new IllegalStateException("Prometheus answered " + response.statusCode() + " to " + pathAndQuery + ": " + response.body());
+            }
+            return body;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot query Prometheus at " + base, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,229 @@
+package io.blockscope.server.pe;
+
+import io.blockscope.server.jvm.ThreadAllocation;
+import org.HdrHistogram.Histogram;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Runs the PE workloads against several configurations in one invocation and measures each step:
+ * throughput, latency percentiles, GC pauses and allocation.
+ *
+ * <p>Configurations are interleaved within every step: the step's time is cut into rounds, and each
+ * round runs every configuration once, alternating the order (A B, B A, ...). On a shared machine
+ * whose speed drifts, each configuration then sees the same drift, and the ratios between them stay
+ * honest.
+ */
+public final class PerformanceEvaluation {
+
+    private final PeSettings settings;
+    private final List<ReadTarget> targets;
+    private final ProgressLine progress;
+    private long sliceCounter;
+
+    PerformanceEvaluation(PeSettings settings, List<ReadTarget> targets, ProgressLine progress) {
+        if (targets.isEmpty()) {
+            throw new IllegalArgumentException("nothing to measure: no configuration");
+        }
+        this.settings = settings;
+        this.targets = List.copyOf(targets);
+        this.progress = progress;
+    }
+
+    /** Runs everything; steps are reported to {@code onStep} as they finish. */
+    List<StepMeasurement> run(java.util.function.Consumer<List<StepMeasurement>> onStep) throws Exception {
+        progress.estimatedTotal(estimatedNanos());
+        for (ReadTarget target : targets) {
+            progress.phase("loading the table into the cache of " + target.label());
+            progress.println("[pe] " + target.label() + ": " + target.loadIntoCache());
+        }
+        List<StepMeasurement> all = new ArrayList<>();
+        for (Workload workload : settings.workloads()) {
+            WorkloadShape shape = settings.shape(workload);
+            warmUp(shape);
+            for (int threads : settings.threads()) {
+                List<StepMeasurement> step = measureStep(shape, threads);
+                all.addAll(step);
+                onStep.accept(step);
+            }
+        }
+        return all;
+    }
+
+    private void warmUp(WorkloadShape shape) throws Exception {
+        if (settings.warmup().isZero()) {
+            return;
+        }
+        int threads = Collections.max(settings.threads());
+        for (ReadTarget target : targets) {
+            progress.phase("warming up " + shape.workload().label() + " on " + target.label());
+            Slice slice = runSlice(target, shape, threads, settings.warmup().toNanos(), 0);
+            if (slice.errors > 0) {
+                throw new IllegalStateException(target.label() + " failed during warm-up: " + slice.firstError);
+            }
+        }
+    }
+
+    private List<StepMeasurement> measureStep(WorkloadShape shape, int threads) throws Exception {
+        List<StepMeasurement> measurements = new ArrayList<>();
+        for (ReadTarget target : targets) {
+            measurements.add(new StepMeasurement(shape.workload(), target, threads));
+        }
+        int rounds = settings.rounds();
+        for (int round = 0; round < rounds; round++) {
+            List<Integer> order = new ArrayList<>();
+            for (int i = 0; i < targets.size(); i++) {
+                order.add(i);
+            }
+            if (round % 2 == 1) {
+                Collections.reverse(order);
+            }
+            for (int index : order) {
+                ReadTarget target = targets.get(index);
+                progress.phase(String.format("%s %s threads=%d round %d/%d", shape.workload().label(), target.label(), threads,
+                        round + 1, rounds));
+                long nanos = settings.duration() == null ? 0 : settings.duration().toNanos() / rounds;
+                long ops = settings.ops() <= 0 ? 0 : share(settings.ops(), rounds, round);
+                Slice slice = runSlice(target, shape, threads, nanos, ops);
+                StepMeasurement m = measurements.get(index);
+                m.addSlice(slice.ops, slice.rowsRead, slice.rowsReturned, slice.elapsedNanos, slice.latencies, slice.cost,
+                        slice.workerAllocatedBytes);
+                if (slice.errors > 0) {
+                    m.addErrors(slice.errors, slice.firstError);
+                }
+            }
+        }
+        return measurements;
+    }
+
+    /** The {@code index}-th of {@code parts} near-equal shares of {@code total}. */
+    static long share(long total, int parts, int index) {
+        return total / parts + (index < total % parts ? 1 : 0);
+    }
+
+    private long estimatedNanos() {
+        long perStep = settings.duration() != null ? settings.duration().toNanos() : 0;
+        long steps = (long) settings.workloads().size() * settings.threads().size() * targets.size();
+        long warmups = (long) settings.workloads().size() * targets.size() * settings.warmup().toNanos();
+        return steps * perStep + warmups;
+    }
+
+    /** What one slice measured. */
+    private static final class Slice {
+        long ops;
+        long rowsRead;
+        long rowsReturned;
+        long elapsedNanos;
+        long workerAllocatedBytes;
+        Histogram latencies;
+        CostSnapshot cost;
+        long errors;
+        String firstError;
+    }
+
+    /**
+     * Runs {@code threads} workers on {@code target} for {@code nanos} (or {@code ops} operations in
+     * all) and measures them. Everything the measurement needs is allocated before the start signal,
+     * so the workers' allocation counters see the reads' cost alone.
+     */
+    private Slice runSlice(ReadTarget target, WorkloadShape shape, int threads, long nanos, long ops) throws Exception {
+        long sliceId = ++sliceCounter;
+        Worker[] workers = new Worker[threads];
+        for (int i = 0; i < threads; i++) {
+            long quota = ops > 0 ? share(ops, threads, i) : 0;
+            workers[i] = new Worker(target.newSession(shape, settings.seed() + sliceId * 1_000_003L + i), quota, progress.ops());
+        }
+        CountDownLatch ready = new CountDownLatch(threads);
+        CountDownLatch start = new CountDownLatch(1);
+        Thread[] running = new Thread[threads];
+        for (int i = 0; i < threads; i++) {
+            Worker worker = workers[i];
+            running[i] = new Thread(() -> worker.run(ready, start), "pe-worker-" + i);
+            running[i].start();
+        }
+        ready.await();
+        CostSnapshot before = target.cost();
+        long startNanos = System.nanoTime();
+        long end = nanos > 0 ? startNanos + nanos : Long.MAX_VALUE;
+        for (Worker worker : workers) {
+            worker.endNanos = end;
+        }
+        start.countDown();
+        for (Thread t : running) {
+            t.join();
+        }
+        long elapsed = System.nanoTime() - startNanos;
+        CostSnapshot after = target.cost();
+
+        Slice slice = new Slice();
+        slice.elapsedNanos = elapsed;
+        slice.cost = after.minus(before);
+        slice.latencies = StepMeasurement.newHistogram();
+        for (Worker w : workers) {
+            slice.ops += w.ops;
+            slice.rowsRead += w.rowsRead;
+            slice.rowsReturned += w.session.rowsReturned();
+            slice.latencies.add(w.latencies);
+            slice.workerAllocatedBytes += w.allocatedBytes;
+            if (w.error != null) {
+                slice.errors++;
+                if (slice.firstError == null) {
+                    slice.firstError = w.error.toString();
+                }
+            }
+        }
+        return slice;
+    }
+
+    /** One measuring thread: runs operations until its deadline or quota; allocates nothing in the loop. */
+    private static final class Worker {
+        final Session session;
+        final long quota;
+        final LongAdder progressOps;
+        final Histogram latencies = StepMeasurement.newHistogram();
+        volatile long endNanos;
+        long ops;
+        long rowsRead;
+        long allocatedBytes;
+        Exception error;
+
+        Worker(Session session, long quota, LongAdder progressOps) {
+            this.session = session;
+            this.quota = quota;
+            this.progressOps = progressOps;
+        }
+
+        void run(CountDownLatch ready, CountDownLatch start) {
+            ready.countDown();
+            try {
+                start.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            long end = endNanos;
+            long highest = latencies.getHighestTrackableValue();
+            long allocatedAtStart = ThreadAllocation.currentThread();
+            try {
+                while (quota == 0 || ops < quota) {
+                    long t0 = System.nanoTime();
+                    rowsRead += session.execute();
+                    long t1 = System.nanoTime();
+                    latencies.recordValue(Math.min(t1 - t0, highest));
+                    ops++;
+                    progressOps.increment();
+                    if (t1 >= end) {
+                        break;
+                    }
+                }
+            } catch (Exception e) {
+                error = e;
+            }
+            allocatedBytes = ThreadAllocation.currentThread() - allocatedAtStart;
+        }
+    }
+}

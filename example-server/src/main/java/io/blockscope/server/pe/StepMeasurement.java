@@ -1,0 +1,112 @@
+package io.blockscope.server.pe;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one (workload, configuration, thread count) step measured, summed over its interleaved
+ * slices. Latencies are recorded in nanoseconds at microsecond resolution.
+ */
+final class StepMeasurement {
+
+    static Histogram newHistogram() {
+        Histogram h = new Histogram(1_000L, 3_600_000_000_000L, 3);
+        return h;
+    }
+
+    final Workload workload;
+    final ReadTarget target;
+    final int threads;
+    final Histogram latencies = newHistogram();
+    long ops;
+    long rowsRead;
+    long rowsReturned;
+    long elapsedNanos;
+    long gcPauseCount;
+    long gcPauseMillis;
+    long allocatedBytes;
+    boolean allocationKnown = true;
+    long cacheRequests;
+    long cacheMisses;
+    int slices;
+    long errors;
+    String firstError;
+
+    StepMeasurement(Workload workload, ReadTarget target, int threads) {
+        this.workload = workload;
+        this.target = target;
+        this.threads = threads;
+    }
+
+    void addSlice(long ops, long rowsRead, long rowsReturned, long elapsedNanos, Histogram sliceLatencies, CostSnapshot cost,
+            long workerAllocatedBytes) {
+        this.ops += ops;
+        this.rowsRead += rowsRead;
+        this.rowsReturned += rowsReturned;
+        this.elapsedNanos += elapsedNanos;
+        this.latencies.add(sliceLatencies);
+        this.gcPauseCount += cost.gcPauseCount();
+        this.gcPauseMillis += cost.gcPauseMillis();
+        long allocated = target.countsWorkerAllocation() ? workerAllocatedBytes : cost.allocatedBytes();
+        if (allocated < 0) {
+            allocationKnown = false;
+        } else {
+            this.allocatedBytes += allocated;
+        }
+        this.cacheRequests += cost.cacheRequests();
+        this.cacheMisses += cost.cacheMisses();
+        this.slices++;
+    }
+
+    void addErrors(long count, String first) {
+        errors += count;
+        if (firstError == null) {
+            firstError = first;
+        }
+    }
+
+    double seconds() {
+        return elapsedNanos / 1e9;
+    }
+
+    double opsPerSec() {
+        return elapsedNanos == 0 ? 0 : ops / seconds();
+    }
+
+    double rowsPerSec() {
+        return elapsedNanos == 0 ? 0 : rowsRead / seconds();
+    }
+
+    double returnedRowsPerSec() {
+        return elapsedNanos == 0 ? 0 : rowsReturned / seconds();
+    }
+
+    double micros(double percentile) {
+        return latencies.getTotalCount() == 0 ? 0 : latencies.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    double meanMicros() {
+        return latencies.getTotalCount() == 0 ? 0 : latencies.getMean() / 1000.0;
+    }
+
+    double maxMicros() {
+        return latencies.getTotalCount() == 0 ? 0 : latencies.getMaxValue() / 1000.0;
+    }
+
+    double gcPauseSeconds() {
+        return gcPauseMillis / 1000.0;
+    }
+
+    /** Heap bytes allocated per operation, or NaN when the target could not count them. */
+    double allocBytesPerOp() {
+        return !allocationKnown || ops == 0 ? Double.NaN : (double) allocatedBytes / ops;
+    }
+
+    /** Heap bytes allocated per row read, or NaN. */
+    double allocBytesPerRow() {
+        return !allocationKnown || rowsRead == 0 ? Double.NaN : (double) allocatedBytes / rowsRead;
+    }
+
+    double cacheHitRatio() {
+        return cacheRequests == 0 ? Double.NaN : 1 - (double) cacheMisses / cacheRequests;
+    }
+}

@@ -1,0 +1,74 @@
+package io.blockscope.server.rpc;
+
+import io.blockscope.server.region.Tables;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+import java.net.URI;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/** The example server's HTTP front: Jetty 12 core (no servlets) around {@link RpcHandler}. */
+public final class RpcServer implements AutoCloseable {
+
+    private final Server server;
+    private final ServerConnector connector;
+    private final String host;
+
+    private RpcServer(Server server, ServerConnector connector, String host) {
+        this.server = server;
+        this.connector = connector;
+        this.host = host;
+    }
+
+    /**
+     * Starts serving {@code tables} on {@code host:port} (port 0 picks a free one).
+     *
+     * @param status   extra top-level entries for {@code /status} (server identity, cache statistics)
+     * @param threads  most request threads
+     */
+    public static RpcServer start(String host, int port, Tables tables, RpcLimits limits, Supplier<Map<String, Object>> status,
+            int threads) throws Exception {
+        QueuedThreadPool pool = new QueuedThreadPool(Math.max(threads, 8), Math.min(8, threads));
+        pool.setName("rpc");
+        Server server = new Server(pool);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendDateHeader(false);
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        connector.setHost(host);
+        connector.setPort(port);
+        connector.setIdleTimeout(limits.idleTimeout().toMillis());
+        server.addConnector(connector);
+        server.setHandler(new RpcHandler(tables, limits, status, Thread.currentThread().getContextClassLoader()));
+        server.setStopTimeout(5_000);
+        server.start();
+        return new RpcServer(server, connector, host);
+    }
+
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    public URI uri() {
+        String h = host.contains(":") ? "[" + host + "]" : host;
+        return URI.create("http://" + h + ":" + port());
+    }
+
+    /** Blocks until the server stops. */
+    public void join() throws InterruptedException {
+        server.join();
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("stopping the RPC server failed", e);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.blockscope.hbaseit.driver;
+
+import org.apache.hadoop.hbase.ByteBufferKeyValue;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.NoTagsByteBufferKeyValue;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Reads offheap cells the expensive way: {@code getValueArray()} on a {@code ByteBufferKeyValue}
+ * over a direct buffer clones the value onto the heap, as a filter or coprocessor that is not
+ * ByteBuffer-aware would. Also reads the same cell through the heap {@code KeyValue} it was encoded
+ * from, whose arrays are not copies and must not be counted. Needs hbase-common only.
+ *
+ * <p>Checkpoint {@code copied} reports what it copied: the count and bytes per component.
+ */
+public final class CopyingReader {
+
+    static final int VALUE_BYTES = 1_000;
+    static final int VALUE_READS = 5;
+    static final int QUALIFIER_READS = 2;
+    static final int HEAP_READS = 7;
+
+    private final DriverConsole console = new DriverConsole();
+
+    public static void main(String[] args) throws Exception {
+        new CopyingReader().run();
+    }
+
+    private void run() throws Exception {
+        byte[] value = new byte[VALUE_BYTES];
+        Arrays.fill(value, (byte) 'v');
+        KeyValue onHeap = new KeyValue(bytes("row-0001"), bytes("f"), bytes("qualifier"), 1L, value);
+
+        for (int i = 0; i < HEAP_READS; i++) {
+            if (onHeap.getValueArray() != onHeap.getBuffer()) {
+                throw new IllegalStateException("a heap KeyValue should hand out its own backing array");
+            }
+        }
+        Cell offheap = new ByteBufferKeyValue(offheapCopy(onHeap), 0, onHeap.getLength());
+        long valueBytes = readValues(offheap, value);
+        Cell noTags = new NoTagsByteBufferKeyValue(offheapCopy(onHeap), 0, onHeap.getLength());
+        long qualifierBytes = readQualifiers(noTags);
+
+        console.checkpoint("copied", new DriverConsole.Fields()
+                .put("cell.class", offheap.getClass().getName())
+                .put("copies.value", VALUE_READS)
+                .put("copies.value.bytes", valueBytes)
+                .put("copies.qualifier", QUALIFIER_READS)
+                .put("copies.qualifier.bytes", qualifierBytes)
+                .put("heap.reads", HEAP_READS));
+    }
+
+    /** The copy site the agent must report: this method, in this class. */
+    private static long readValues(Cell cell, byte[] expected) {
+        long copied = 0;
+        for (int i = 0; i < VALUE_READS; i++) {
+            byte[] value = cell.getValueArray();
+            if (!Arrays.equals(value, expected)) {
+                throw new IllegalStateException("offheap cell returned a different value");
+            }
+            copied += value.length;
+        }
+        return copied;
+    }
+
+    private static long readQualifiers(Cell cell) {
+        long copied = 0;
+        for (int i = 0; i < QUALIFIER_READS; i++) {
+            copied += cell.getQualifierArray().length;
+        }
+        return copied;
+    }
+
+    private static ByteBuffer offheapCopy(KeyValue kv) {
+        ByteBuffer direct = ByteBuffer.allocateDirect(kv.getLength());
+        direct.put(kv.getBuffer(), kv.getOffset(), kv.getLength());
+        direct.flip();
+        return direct;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,97 @@
+package io.blockscope.hbaseit.driver;
+
+import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
+import org.apache.hadoop.hbase.io.hfile.Cacheable;
+import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A reader with two bugs. {@link #checkOutAndForget} takes a block from a real offheap BucketCache
+ * and drops it without giving it back: the block object becomes garbage while the cache still
+ * counts its reference. {@link #checkOutAndKeep} takes one and never lets go. The agent must
+ * report the first as a {@code gc} leak and the second as an {@code age} leak, each with its site.
+ *
+ * <p>After the leaks it keeps reading (and correctly giving back) a third block, collecting garbage
+ * between reads, so a leak detector that reports on later checkouts gets its chance; the
+ * checkpoint {@code leaked} is printed once that has started.
+ */
+public final class LeakingReader {
+
+    private static final long NUDGE_MILLIS = 100;
+
+    private final HBaseBlocks blocks = HBaseBlocks.detect();
+    private final DriverConsole console = new DriverConsole();
+    /** The block {@link #checkOutAndKeep} never gives back; a field so it stays reachable. */
+    private Cacheable kept;
+    private volatile long nudges;
+
+    public static void main(String[] args) throws Exception {
+        new LeakingReader().run();
+    }
+
+    private void run() throws Exception {
+        try (StandaloneBucketCache bucket = new StandaloneBucketCache()) {
+            BucketCache cache = bucket.cache();
+            BlockCacheKey forgotten = cache(bucket, 0);
+            BlockCacheKey keptKey = cache(bucket, 1);
+            BlockCacheKey healthy = cache(bucket, 2);
+
+            checkOutAndForget(cache, forgotten);
+            checkOutAndKeep(cache, keptKey);
+
+            Thread nudger = new Thread(() -> nudge(cache, healthy), "blockscope-leak-nudger");
+            nudger.setDaemon(true);
+            nudger.start();
+            while (nudges < 3) {
+                Thread.sleep(10);
+            }
+            console.checkpoint("leaked", new DriverConsole.Fields()
+                    .put("model", blocks.model())
+                    .put("leaked.gc", 1)
+                    .put("leaked.age", 1)
+                    .put("kept.offset", keptKey.getOffset()));
+            nudger.interrupt();
+            nudger.join(TimeUnit.SECONDS.toMillis(10));
+        }
+    }
+
+    /** Bug one: the block is read and dropped, never given back. */
+    private static void checkOutAndForget(BucketCache cache, BlockCacheKey key) {
+        Cacheable block = cache.getBlock(key, true, false, true);
+        if (block == null) {
+            throw new IllegalStateException("block " + key + " missing from the cache");
+        }
+    }
+
+    /** Bug two: the block is read and held on to for good. */
+    private void checkOutAndKeep(BucketCache cache, BlockCacheKey key) {
+        kept = cache.getBlock(key, true, false, true);
+        if (kept == null) {
+            throw new IllegalStateException("block " + key + " missing from the cache");
+        }
+    }
+
+    private void nudge(BucketCache cache, BlockCacheKey key) {
+        while (!Thread.currentThread().isInterrupted()) {
+            System.gc();
+            Cacheable block = cache.getBlock(key, true, false, true);
+            blocks.giveBack(cache, key, block);
+            nudges++;
+            try {
+                Thread.sleep(NUDGE_MILLIS);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private BlockCacheKey cache(StandaloneBucketCache bucket, int index) throws InterruptedException {
+        long offset = index * 10_000L;
+        BlockCacheKey key = new BlockCacheKey("blockscope-leaky-hfile", offset);
+        Cacheable block = blocks.newDataBlock(8_000, offset);
+        bucket.cacheAndWait(key, block);
+        blocks.dropCreatorReference(block);
+        return key;
+    }
+}

@@ -1,0 +1,83 @@
+package io.blockscope.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.blockscope.agenttest.host.HelloHost;
+import io.blockscope.agenttest.host.LoadHost;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** {@code java -jar blockscope-agent.jar attach <pid>} on running JVMs: nothing needs a restart, nothing breaks. */
+class AttachIT {
+
+    @Test
+    void lateAttachUnderLoadRetransformsAndCounts() throws Exception {
+        try (ChildJvm host = ChildJvm.builder(ChildJvm.java17())
+                .classPath(ChildJvm.classPath("blockscope-example-server"))
+                .start(LoadHost.class.getName())) {
+            host.awaitOut(Pattern.compile("^loading"));
+            Thread.sleep(500); // the load's classes are loaded and hot before the attach
+            Launch launch = attach(host.pid(), "127.0.0.1:0,leak.sample=16,copy.sample=16");
+            assertEquals(0, launch.status, launch.output);
+            Matcher port = Pattern.compile("running profile example-server; metrics on port (\\d+)").matcher(launch.output);
+            assertTrue(port.find(), launch.output);
+
+            Scrape first = Scrape.of(Integer.parseInt(port.group(1)));
+            Thread.sleep(300);
+            Scrape second = Scrape.of(Integer.parseInt(port.group(1)));
+            double hits = second.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "hit");
+            assertTrue(hits > first.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "hit") && hits > 0,
+                    second.text());
+            assertTrue(second.count("blockscope_copy_to_heap_total", "component", "value") > 0, second.text());
+            assertEquals(1, second.value("blockscope_agent_probe_enabled", "probe", "block-get"));
+            assertEquals(1, second.value("blockscope_agent_probe_enabled", "probe", "bucket-occupancy"));
+            assertTrue(second.value("blockscope_bucket_cache_used_bytes") > 0, second.text());
+
+            host.send("stop");
+            String done = host.awaitOut(Pattern.compile("^(load done .*)"));
+            assertTrue(done.contains(" errors=0 ") && done.endsWith("outstanding=0"), done + "\n" + host.transcript());
+            assertEquals(0, host.waitFor(), host.transcript());
+        }
+    }
+
+    @Test
+    void attachToAJvmWithoutTargetsLeavesItRunning() throws Exception {
+        try (ChildJvm host = ChildJvm.builder(ChildJvm.java17())
+                .classPath(ChildJvm.classPath())
+                .start(HelloHost.class.getName(), "3000")) {
+            Thread.sleep(500);
+            Launch launch = attach(host.pid(), "127.0.0.1:0");
+            assertEquals(0, launch.status, launch.output);
+            assertTrue(launch.output.contains("running without a profile"), launch.output);
+            host.awaitOut(Pattern.compile("^host done"));
+            assertEquals(0, host.waitFor(), host.transcript());
+            assertTrue(host.agentLines().stream().anyMatch(l -> l.contains("no known server classes")), host.transcript());
+        }
+    }
+
+    @Test
+    void launcherRejectsABadOptionBeforeTouchingTheTarget() throws Exception {
+        try (ChildJvm host = ChildJvm.builder(ChildJvm.java17())
+                .classPath(ChildJvm.classPath())
+                .start(HelloHost.class.getName(), "2000")) {
+            Launch launch = attach(host.pid(), "0,copy.sample=-1");
+            assertEquals(2, launch.status, launch.output);
+            assertTrue(launch.output.contains("malformed copy.sample '-1': expected an integer in 0.."), launch.output);
+            assertEquals(0, host.waitFor(), host.transcript());
+            assertTrue(host.agentLines().isEmpty(), host.transcript());
+        }
+    }
+
+    private record Launch(int status, String output) {
+    }
+
+    private static Launch attach(long pid, String options) throws Exception {
+        Process launcher = new ProcessBuilder(List.of(ChildJvm.java17(), "-jar", ChildJvm.agentJar().toString(),
+                "attach", Long.toString(pid), options)).redirectErrorStream(true).start();
+        String output = new String(launcher.getInputStream().readAllBytes());
+        return new Launch(launcher.waitFor(), output);
+    }
+}

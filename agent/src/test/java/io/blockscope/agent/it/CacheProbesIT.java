@@ -1,0 +1,224 @@
+package io.blockscope.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.blockscope.agenttest.host.CacheWorkload;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The agent on the example server's real caches, in a child JVM started with {@code -javaagent}:
+ * exact counters for a deterministic workload, leaks and copy sites attributed to the test's own
+ * reader and filter classes, occupancy equal to the cache's own statistics, JFR copy events.
+ */
+class CacheProbesIT {
+
+    private static final int ROUNDS = 50;
+    private static final int COPIES = 200;
+    private static final String SERVER = "blockscope-example-server";
+
+    @TempDir
+    Path temp;
+
+    @ParameterizedTest(name = "JDK {0}")
+    @ValueSource(ints = {17, 25})
+    void countsTheZeroCopyReadPathExactly(int jdk) throws Exception {
+        Path recording = temp.resolve("copies.jfr");
+        try (ChildJvm child = ChildJvm.builder(jdk == 17 ? ChildJvm.java17() : ChildJvm.java25())
+                .agent("127.0.0.1:0,leak.sample=1,copy.sample=1,leak.age=2s")
+                .jvmOption("-XX:StartFlightRecording=filename=" + recording)
+                .classPath(ChildJvm.classPath(SERVER))
+                .start(CacheWorkload.class.getName(), "zero-copy")) {
+            int port = Integer.parseInt(child.awaitOut(Pattern.compile("^ready port=(\\d+)")));
+            child.command("work " + ROUNDS);
+            child.command("copy " + COPIES);
+            child.command("stats");
+            Scrape scrape = Scrape.of(port);
+
+            int data = CacheWorkload.DATA_SIZES.length;
+            int meta = CacheWorkload.META_BLOCKS;
+            int absent = CacheWorkload.ABSENT_KEYS;
+            assertEquals(ROUNDS * meta, scrape.count("blockscope_block_cache_gets_total", "tier", "l1", "result", "hit"));
+            assertEquals(ROUNDS * (data + absent), scrape.count("blockscope_block_cache_gets_total", "tier", "l1", "result", "miss"));
+            assertEquals(ROUNDS * data, scrape.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "hit"));
+            assertEquals(ROUNDS * absent, scrape.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "miss"));
+            assertEquals(ROUNDS * meta, scrape.count("blockscope_block_cache_returns_total", "tier", "l1"));
+            assertEquals(ROUNDS * data, scrape.count("blockscope_block_cache_returns_total", "tier", "l2"));
+            assertEquals(0, scrape.value("blockscope_block_refs_outstanding", "tier", "l1"));
+            assertEquals(0, scrape.value("blockscope_block_refs_outstanding", "tier", "l2"));
+            assertEquals(ROUNDS * data, scrape.count("blockscope_block_hold_seconds_count", "tier", "l2"));
+
+            // the caches' own statistics agree
+            Map<String, Long> stats = stats(child.out(), "stat l1.hits");
+            assertEquals(stats.get("l1.hits"), (long) scrape.count("blockscope_block_cache_gets_total", "tier", "l1", "result", "hit"));
+            assertEquals(stats.get("l2.misses"), (long) scrape.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "miss"));
+
+            assertEquals(COPIES, scrape.count("blockscope_copy_to_heap_total", "component", "value"));
+            assertEquals(COPIES * CacheWorkload.VALUE, scrape.count("blockscope_copy_to_heap_bytes_total", "component", "value"));
+            assertEquals(COPIES, scrape.count("blockscope_copy_to_heap_total", "component", "row"));
+            assertEquals(COPIES * CacheWorkload.ROW, scrape.count("blockscope_copy_to_heap_bytes_total", "component", "row"));
+            assertEquals(0, scrape.value("blockscope_copy_to_heap_total", "component", "block"));
+            assertEquals(0, scrape.value("blockscope_copy_to_heap_total", "component", "family"));
+
+            String filterSite = site(scrape, "blockscope_copy_site_calls_total", "io.blockscope.agenttest.host.CopyingFilter.filterCell:");
+            assertEquals(COPIES, scrape.value("blockscope_copy_site_calls_total", "site", filterSite));
+            assertEquals(COPIES * CacheWorkload.VALUE, scrape.value("blockscope_copy_site_bytes_total", "site", filterSite));
+            String rowSite = site(scrape, "blockscope_copy_site_calls_total", "io.blockscope.agenttest.host.CacheWorkload.copy:");
+            assertEquals(COPIES, scrape.value("blockscope_copy_site_calls_total", "site", rowSite));
+
+            assertOccupancyMatches(scrape, child.out(), "zero-copy");
+            assertEquals(1, scrape.value("blockscope_agent_info", "profile", "example-server", "version", "0.1.0-SNAPSHOT"));
+            for (String probe : List.of("block-get", "block-return", "cell-copy", "block-copy", "bucket-occupancy")) {
+                assertEquals(1, scrape.value("blockscope_agent_probe_enabled", "probe", probe), probe);
+                assertEquals(0, scrape.value("blockscope_agent_advice_errors_total", "probe", probe), probe);
+            }
+
+            // a reader that drops its blocks: leaks by gc, at its own site
+            child.command("leak 5");
+            String leakSite = awaitLeak(port, "io.blockscope.agenttest.host.LeakyReader.readAndForget:", "gc", 5);
+            assertEquals(5, Scrape.of(port).value("blockscope_block_refs_outstanding", "tier", "l2"));
+            assertTrue(child.agentLines().stream().anyMatch(l -> l.contains("leak: a block checked out from l2 at " + leakSite)
+                    && l.contains("garbage collected")), child.transcript());
+
+            // a reader that keeps its blocks: leaks by age once leak.age (2s) has passed
+            child.command("hold 2");
+            awaitLeak(port, "io.blockscope.agenttest.host.HoldingReader.holdForever:", "age", 2);
+
+            Scrape last = Scrape.of(port);
+            assertTrue(last.seriesCount("blockscope_") < 500, "series: " + last.seriesCount("blockscope_"));
+            child.command("exit");
+            assertEquals(0, child.waitFor(), child.transcript());
+        }
+        assertCopyEventsRecorded(recording);
+    }
+
+    @Test
+    void countsWholeBlockCopiesOfTheCopyReadPath() throws Exception {
+        try (ChildJvm child = ChildJvm.builder(ChildJvm.java17())
+                .agent("0")
+                .classPath(ChildJvm.classPath(SERVER))
+                .start(CacheWorkload.class.getName(), "copy")) {
+            int port = Integer.parseInt(child.awaitOut(Pattern.compile("^ready port=(\\d+)")));
+            child.command("work 10");
+            child.command("stats");
+            Scrape scrape = Scrape.of(port);
+            int bytes = IntStream.of(CacheWorkload.DATA_SIZES).sum();
+            assertEquals(10 * CacheWorkload.DATA_SIZES.length, scrape.value("blockscope_copy_to_heap_total", "component", "block"));
+            assertEquals(10L * bytes, scrape.value("blockscope_copy_to_heap_bytes_total", "component", "block"));
+            assertEquals(0, scrape.value("blockscope_block_refs_outstanding", "tier", "l2"));
+            assertOccupancyMatches(scrape, child.out(), "copy");
+            child.command("exit");
+            assertEquals(0, child.waitFor(), child.transcript());
+        }
+    }
+
+    private static void assertOccupancyMatches(Scrape scrape, List<String> out, String mode) {
+        Map<String, Long> cache = stats(out, "stat capacity=");
+        assertEquals(cache.get("capacity"), scrape.value("blockscope_bucket_cache_capacity_bytes").longValue());
+        assertEquals(cache.get("used"), scrape.value("blockscope_bucket_cache_used_bytes").longValue());
+        assertEquals(cache.get("wasted"), scrape.value("blockscope_bucket_cache_wasted_bytes").longValue());
+        assertEquals(cache.get("failures"), scrape.value("blockscope_bucket_cache_allocation_failures_total").longValue());
+        assertEquals(1, scrape.value("blockscope_read_path_mode", "mode", mode));
+        int classes = 0;
+        for (String line : out) {
+            if (!line.startsWith("sizeclass ")) {
+                continue;
+            }
+            classes++;
+            Map<String, Long> s = fields(line.substring("sizeclass ".length()));
+            String size = Long.toString(s.get("item"));
+            assertEquals(s.get("used"), scrape.value("blockscope_bucket_slots", "size_class", size, "state", "used").longValue(), size);
+            assertEquals(s.get("free"), scrape.value("blockscope_bucket_slots", "size_class", size, "state", "free").longValue(), size);
+            assertEquals(s.get("usedBytes"), scrape.value("blockscope_bucket_bytes", "size_class", size, "state", "used").longValue(), size);
+            assertEquals(s.get("freeBytes"), scrape.value("blockscope_bucket_bytes", "size_class", size, "state", "free").longValue(), size);
+        }
+        assertTrue(classes > 5, "size classes printed: " + classes);
+        assertEquals(classes * 2, scrape.seriesCount("blockscope_bucket_slots{"));
+    }
+
+    /** Waits (scraping, so the agent checks its reference queue) until the leak count at a site is reached. */
+    private static String awaitLeak(int port, String sitePrefix, String reason, int expected) throws Exception {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        Scrape scrape;
+        do {
+            scrape = Scrape.of(port);
+            for (Map.Entry<String, Double> e : scrape.series().entrySet()) {
+                if (e.getKey().startsWith("blockscope_block_leaks_total{") && e.getKey().contains("site=" + sitePrefix)
+                        && e.getKey().contains("reason=" + reason) && e.getValue() == expected) {
+                    return siteOf(e.getKey());
+                }
+            }
+            Thread.sleep(200);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("no " + expected + " " + reason + " leaks at " + sitePrefix + "\n" + scrape.text());
+    }
+
+    private static String site(Scrape scrape, String metric, String prefix) {
+        for (String key : scrape.series().keySet()) {
+            if (key.startsWith(metric + "{") && key.contains("site=" + prefix)) {
+                return siteOf(key);
+            }
+        }
+        throw new AssertionError("no " + metric + " site starting with " + prefix + "\n" + scrape.text());
+    }
+
+    private static String siteOf(String key) {
+        Matcher m = Pattern.compile("site=([^,}]+)").matcher(key);
+        if (!m.find()) {
+            throw new AssertionError(key);
+        }
+        return m.group(1);
+    }
+
+    private static Map<String, Long> stats(List<String> out, String prefix) {
+        for (String line : out) {
+            if (line.startsWith(prefix)) {
+                return fields(line.substring("stat ".length()));
+            }
+        }
+        throw new AssertionError("no line " + prefix + " in " + out);
+    }
+
+    private static Map<String, Long> fields(String text) {
+        Map<String, Long> out = new java.util.HashMap<>();
+        for (String pair : text.trim().split(" ")) {
+            String[] kv = pair.split("=");
+            try {
+                out.put(kv[0], Long.parseLong(kv[1]));
+            } catch (NumberFormatException e) {
+                // non-numeric field (mode): not compared numerically
+            }
+        }
+        return out;
+    }
+
+    /** jfr print shows each sampled copy with the filter's frame on its stack. */
+    private static void assertCopyEventsRecorded(Path recording) throws Exception {
+        assertTrue(Files.size(recording) > 0, "no recording at " + recording);
+        Path jfr = Path.of(System.getProperty("java.home"), "bin", "jfr");
+        Process print = new ProcessBuilder(jfr.toString(), "print", "--events", "blockscope.CopyToHeap", recording.toString())
+                .redirectErrorStream(true).start();
+        String text = new String(print.getInputStream().readAllBytes());
+        assertEquals(0, print.waitFor(), text);
+        List<String> events = new ArrayList<>();
+        for (String block : text.split("blockscope.CopyToHeap \\{")) {
+            if (block.contains("component = \"value\"")) {
+                events.add(block);
+            }
+        }
+        assertEquals(COPIES, events.size(), text.length() > 4000 ? text.substring(0, 4000) : text);
+        assertTrue(events.get(0).contains("io.blockscope.agenttest.host.CopyingFilter.filterCell("), events.get(0));
+        assertTrue(events.get(0).contains("site = \"io.blockscope.agenttest.host.CopyingFilter.filterCell:"), events.get(0));
+    }
+}

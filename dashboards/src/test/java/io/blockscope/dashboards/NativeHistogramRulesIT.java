@@ -1,6 +1,5 @@
 package io.blockscope.dashboards;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -18,20 +17,22 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The GC recording rules and alerts over native histograms, in a real Prometheus: promtool 2.42 cannot
  * load native histograms in unit tests. Two fixture endpoints export {@code blockscope_gc_pause_seconds}
- * with known pauses (through client_java's protobuf writer, as the exporter does):
+ * (through client_java's protobuf writer, as the exporter does) and, once Prometheus has scraped them at
+ * zero, record one known batch of pauses each:
  * <ul>
- *   <li>{@code steady}: 8 ms pauses ten times a second, so 8% of the time paused and a p99 of 8 ms;</li>
- *   <li>{@code spiky}: one batch of 90 pauses of 10 ms and 10 of 400 ms, so a p99 of about 400 ms.</li>
+ *   <li>{@code busy}: 1000 pauses of 20 ms, 20 s paused: a p99 of 20 ms, and 20 s / 5 min = 6.7% of
+ *       the time paused, above the 5% of BlockscopeGcPauseTimeHigh;</li>
+ *   <li>{@code spiky}: 90 pauses of 10 ms and 10 of 400 ms: a p99 of about 400 ms, above the 200 ms of
+ *       BlockscopeGcPauseP99High, and only 4.9 s paused.</li>
  * </ul>
+ * While a series is younger than the 5 minute window, rate() divides its (slightly extrapolated)
+ * increase by the whole window, so the ratio is about (pause seconds) / 300 s.
  */
 class NativeHistogramRulesIT {
 
@@ -41,48 +42,60 @@ class NativeHistogramRulesIT {
 
     @Test
     void gcRulesAndAlertsWorkOnNativeHistograms(@TempDir Path dir) throws Exception {
-        Fixture steady = Fixture.start();
+        Fixture busy = Fixture.start();
         Fixture spiky = Fixture.start();
-        ScheduledExecutorService pauses = Executors.newSingleThreadScheduledExecutor();
+        // Create the series at zero before the first scrape, so rate() sees every observation below.
+        var busyYoung = busy.pauses.labelValues("G1 Young Generation", "G1 Evacuation Pause");
+        var spikyYoung = spiky.pauses.labelValues("G1 Young Generation", "G1 Evacuation Pause");
+        var spikyOld = spiky.pauses.labelValues("G1 Old Generation", "System.gc()");
         Path alerts = dir.resolve("alerts.yml");
         RuleFile.alerts().writeWithFor(alerts, f -> "0s");
-        try (PrometheusServer prometheus = PrometheusServer.start(dir, List.of(steady.target(), spiky.target()),
+        try (PrometheusServer prometheus = PrometheusServer.start(dir, List.of(busy.target(), spiky.target()),
                 List.of(ModulePaths.recordingRules(), alerts))) {
-            // Observations start once both targets have been scraped at zero, so rate() sees all of them.
             assertTrue(PrometheusServer.await(Duration.ofSeconds(30),
-                    () -> prometheus.query("count(blockscope_gc_pause_seconds) >= 2").size() == 1), prometheus.logTail());
-            pauses.scheduleAtFixedRate(() -> steady.pauses.labelValues("G1 Young Generation", "G1 Evacuation Pause").observe(0.008),
-                    0, 100, TimeUnit.MILLISECONDS);
+                    () -> prometheus.query("count(blockscope_gc_pause_seconds) == 3").size() == 1),
+                    "the fixture's three native histograms were not scraped: " + prometheus.query("blockscope_gc_pause_seconds") + "\n" + prometheus.logTail());
+            for (int i = 0; i < 1000; i++) {
+                busyYoung.observe(0.020);
+            }
             for (int i = 0; i < 90; i++) {
-                spiky.pauses.labelValues("G1 Young Generation", "G1 Evacuation Pause").observe(0.010);
+                spikyYoung.observe(0.010);
             }
             for (int i = 0; i < 10; i++) {
-                spiky.pauses.labelValues("G1 Old Generation", "System.gc()").observe(0.400);
+                spikyOld.observe(0.400);
             }
 
-            String p99Spiky = "instance:blockscope_gc_pause_seconds:p99_rate5m{instance=\"" + spiky.target() + "\"}";
-            assertTrue(PrometheusServer.await(Duration.ofSeconds(30), () -> PrometheusServer.hasNumber(prometheus.query(p99Spiky))),
-                    "no p99 recorded for the spiky target\n" + prometheus.logTail());
-            double p99 = value(prometheus.query(p99Spiky));
-            // Native buckets (schema 3) are ~9% wide; 400 ms lies in (389 ms, 424 ms].
-            assertTrue(p99 > 0.38 && p99 <= 0.43, "p99 of 90 x 10 ms + 10 x 400 ms should be about 400 ms, was " + p99);
+            String p99 = "instance:blockscope_gc_pause_seconds:p99_rate5m{instance=\"%s\"}";
+            String ratio = "instance:blockscope_gc_pause_time:ratio_rate5m{instance=\"%s\"}";
+            assertTrue(PrometheusServer.await(Duration.ofSeconds(30), () -> value(prometheus, p99, spiky) > 0 && value(prometheus, p99, busy) > 0),
+                    "no p99 recorded for the fixtures\n" + prometheus.logTail());
+            // Native buckets (schema 3) are ~9% wide: 400 ms lies in (389 ms, 424 ms], 20 ms in (18.3 ms, 20 ms].
+            double spikyP99 = value(prometheus, p99, spiky);
+            assertTrue(spikyP99 > 0.38 && spikyP99 <= 0.43, "p99 of 90 x 10 ms + 10 x 400 ms should be about 400 ms, was " + spikyP99);
+            double busyP99 = value(prometheus, p99, busy);
+            assertTrue(busyP99 > 0.018 && busyP99 <= 0.021, "p99 of 1000 x 20 ms should be about 20 ms, was " + busyP99);
+            // rate() extrapolates the increase by up to an interval and a half beyond the samples it has;
+            // ten seconds of samples keep that under about 15%.
+            Thread.sleep(10_000);
+            double busyPaused = value(prometheus, ratio, busy) * 300;
+            assertTrue(busyPaused >= 19 && busyPaused <= 24, "20 s paused in the window, the ratio rule implies " + busyPaused + " s");
+            double spikyPaused = value(prometheus, ratio, spiky) * 300;
+            assertTrue(spikyPaused >= 4.6 && spikyPaused <= 5.9, "4.9 s paused in the window, the ratio rule implies " + spikyPaused + " s");
 
-            // The steady target needs a few seconds of its 10/s stream for the ratio to settle.
-            Thread.sleep(8000);
-            double ratio = value(prometheus.query("instance:blockscope_gc_pause_time:ratio_rate5m{instance=\"" + steady.target() + "\"}"));
-            assertTrue(ratio > 0.06 && ratio < 0.10, "8 ms ten times a second is 8% of the time paused, rule says " + ratio);
-            double steadyP99 = value(prometheus.query("instance:blockscope_gc_pause_seconds:p99_rate5m{instance=\"" + steady.target() + "\"}"));
-            assertTrue(steadyP99 > 0.007 && steadyP99 <= 0.009, "steady pauses are all 8 ms, p99 rule says " + steadyP99);
-
-            Set<String> expected = Set.of("BlockscopeGcPauseP99High " + spiky.target(), "BlockscopeGcPauseTimeHigh " + steady.target());
-            assertTrue(PrometheusServer.await(Duration.ofSeconds(20), () -> firing(prometheus).containsAll(expected)),
-                    "expected " + expected + " firing, got " + firing(prometheus));
-            assertTrue(!firing(prometheus).contains("BlockscopeGcPauseP99High " + steady.target()), "steady p99 is 8 ms: must not fire");
+            // The fixtures export no blockscope_agent_info, so BlockscopeAgentNotAttached fires for both too.
+            Set<String> expected = Set.of("BlockscopeGcPauseP99High " + spiky.target(), "BlockscopeGcPauseTimeHigh " + busy.target(),
+                    "BlockscopeAgentNotAttached " + spiky.target(), "BlockscopeAgentNotAttached " + busy.target());
+            assertTrue(PrometheusServer.await(Duration.ofSeconds(20), () -> firing(prometheus).equals(expected)),
+                    "expected exactly " + expected + " firing, got " + firing(prometheus));
         } finally {
-            pauses.shutdownNow();
-            steady.close();
+            busy.close();
             spiky.close();
         }
+    }
+
+    private static double value(PrometheusServer prometheus, String template, Fixture fixture) {
+        JsonNode result = prometheus.query(String.format(template, fixture.target()));
+        return result.size() == 1 ? Double.parseDouble(result.path(0).path("value").path(1).asText()) : Double.NaN;
     }
 
     private static Set<String> firing(PrometheusServer prometheus) {
@@ -93,11 +106,6 @@ class NativeHistogramRulesIT {
             }
         }
         return firing;
-    }
-
-    private static double value(JsonNode result) {
-        assertEquals(1, result.size(), "expected one series: " + result);
-        return Double.parseDouble(result.path(0).path("value").path(1).asText());
     }
 
     /** A scrape endpoint with one GC pause histogram, served in whatever format Prometheus asks for. */

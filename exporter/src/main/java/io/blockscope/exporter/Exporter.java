@@ -71,12 +71,27 @@ public final class Exporter implements AutoCloseable {
       return server;
     } catch (Exception | LinkageError e) {
       Log.warnOnce("bind-" + config.host() + ":" + config.port(),
-          "cannot serve metrics on " + config + ": choose a free port (or another host address) in"
-              + " the exporter's [host:]port; the host application goes on and metrics are still"
-              + " collected",
+          "cannot serve metrics on " + config + ": " + remedy(e)
+              + "; the host application goes on and metrics are still collected",
           e);
       return null;
     }
+  }
+
+  /** What the operator should change, judging by the root cause. */
+  private static String remedy(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    if (root instanceof java.net.BindException) {
+      return "the port is taken (or the address is not on this machine); choose a free port in the"
+          + " exporter's [host:]port";
+    }
+    if (root instanceof java.nio.channels.UnresolvedAddressException) {
+      return "the host name does not resolve; give an address of this machine, or only a port";
+    }
+    return "check the exporter's [host:]port and TLS options";
   }
 
   /** The registry served at {@code /metrics}; register more collectors here. */

@@ -46,11 +46,13 @@ public final class Log {
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    String top = t.getClass().getSimpleName() + ": " + t.getMessage();
-    if (root == t) {
-      return top;
-    }
-    return top + "; caused by " + root.getClass().getSimpleName() + ": " + root.getMessage();
+    String top = oneLine(t);
+    return root == t ? top : top + "; caused by " + oneLine(root);
+  }
+
+  private static String oneLine(Throwable t) {
+    String name = t.getClass().getSimpleName();
+    return t.getMessage() == null ? name : name + ": " + t.getMessage();
   }
 
   private static void write(String line) {

@@ -232,7 +232,7 @@ public final class BucketAllocator {
     public synchronized long usedBytes() {
         long used = 0;
         for (SizeClass c : classes) {
-            used += (long) c.usedSlots * c.slotSize;
+            used += c.usedSlots * c.slotSize;
         }
         return used;
     }

@@ -83,6 +83,7 @@ class FileIOEngineTest {
         Files.write(file, new byte[3 << 20]);
         try (FileIOEngine engine = FileIOEngine.open(file, 1 << 20, false)) {
             assertEquals(1 << 20, Files.size(file));
+            assertEquals(1 << 20, engine.capacity());
         }
     }
 

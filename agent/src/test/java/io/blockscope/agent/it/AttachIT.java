@@ -47,11 +47,12 @@ class AttachIT {
     void attachToAJvmWithoutTargetsLeavesItRunning() throws Exception {
         try (ChildJvm host = ChildJvm.builder(ChildJvm.java17())
                 .classPath(ChildJvm.classPath())
-                .start(HelloHost.class.getName(), "3000")) {
-            Thread.sleep(500);
+                .start(HelloHost.class.getName(), "wait")) {
+            host.awaitOut(Pattern.compile("^waiting"));
             Launch launch = attach(host.pid(), "127.0.0.1:0");
             assertEquals(0, launch.status, launch.output);
             assertTrue(launch.output.contains("running without a profile"), launch.output);
+            host.send("done");
             host.awaitOut(Pattern.compile("^host done"));
             assertEquals(0, host.waitFor(), host.transcript());
             assertTrue(host.agentLines().stream().anyMatch(l -> l.contains("no known server classes")), host.transcript());
@@ -62,10 +63,12 @@ class AttachIT {
     void launcherRejectsABadOptionBeforeTouchingTheTarget() throws Exception {
         try (ChildJvm host = ChildJvm.builder(ChildJvm.java17())
                 .classPath(ChildJvm.classPath())
-                .start(HelloHost.class.getName(), "2000")) {
+                .start(HelloHost.class.getName(), "wait")) {
+            host.awaitOut(Pattern.compile("^waiting"));
             Launch launch = attach(host.pid(), "0,copy.sample=-1");
             assertEquals(2, launch.status, launch.output);
             assertTrue(launch.output.contains("malformed copy.sample '-1': expected an integer in 0.."), launch.output);
+            host.send("done");
             assertEquals(0, host.waitFor(), host.transcript());
             assertTrue(host.agentLines().isEmpty(), host.transcript());
         }

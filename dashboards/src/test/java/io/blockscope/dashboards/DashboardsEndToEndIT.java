@@ -1,0 +1,142 @@
+package io.blockscope.dashboards;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole chain, for real: the example server (zero-copy read path) runs with the built agent, a real
+ * Prometheus (Debian's package, loopback, 1 s scrape, native histograms) scrapes it with our recording
+ * rules and alerts ({@code for:} shortened), and PE drives random reads plus scans through a
+ * deliberately copying filter over RPC. Then:
+ * <ul>
+ *   <li>BlockscopeHotCopyPath fires with {@code site} naming the copying filter class;</li>
+ *   <li>every expression of both dashboards, taken from their JSON, returns data.</li>
+ * </ul>
+ * Needs the reactor's agent and example-server jars (the pom passes their paths) and prometheus on PATH.
+ */
+class DashboardsEndToEndIT {
+
+    private static final String FILTER = "io.blockscope.dashboards.e2e.CopyingValueFilter";
+    private static final Pattern LISTENING = Pattern.compile("blockscope-example-server listening on (http://\\S+)");
+    private static final Duration LOAD = Duration.ofSeconds(25);
+
+    @Test
+    void dashboardsShowDataAndTheHotCopyAlertNamesTheFilter(@TempDir Path dir) throws Exception {
+        Path agentJar = requiredFile("blockscope.agent.jar", "the agent jar (mvn package -pl agent)");
+        Path serverJar = requiredFile("blockscope.server.jar", "the example server jar (mvn package -pl example-server)");
+        Path filterClasses = requiredFile("blockscope.test.classes", "this module's compiled test classes (with " + FILTER + ")");
+        assertTrue(Files.exists(filterClasses.resolve(FILTER.replace('.', '/') + ".class")), FILTER + " is not compiled into " + filterClasses);
+
+        int metricsPort = PrometheusServer.freePort();
+        String target = "127.0.0.1:" + metricsPort;
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classPath = serverJar + File.pathSeparator + filterClasses;
+        Path alerts = dir.resolve("alerts.yml");
+        RuleFile.alerts().writeWithFor(alerts, f -> "1s");
+
+        try (ChildProcess server = ChildProcess.start("example-server", List.of(java, "-Xmx256m",
+                        // Track every checkout and count holds over 20 ms as (age) leaks, so the leak panels
+                        // get series; sample copies often so sites show up within seconds.
+                        "-javaagent:" + agentJar + "=" + target + ",leak.sample=1,leak.age=20ms,copy.sample=64",
+                        "-cp", classPath, "io.blockscope.server.cli.Main", "serve", "--rows", "20000", "--port", "0",
+                        "--deploy", "cbc-offheap", "--read-path", "zero-copy"),
+                dir.resolve("server.log"), LISTENING)) {
+            String url = server.awaitLine(Duration.ofSeconds(90)).group(1);
+
+            try (PrometheusServer prometheus = PrometheusServer.start(dir, List.of(target), List.of(ModulePaths.recordingRules(), alerts))) {
+                assertTrue(PrometheusServer.await(Duration.ofSeconds(30), () -> prometheus.query("up{job=\"blockscope\"} == 1").size() == 1),
+                        "Prometheus cannot scrape the agent at " + target + ": " + prometheus.query("up") + "\n" + server.tail());
+                Instant loadStart = Instant.now();
+                try (ChildProcess reads = pe(java, classPath, url, dir, "reads", "randomRead", null);
+                     ChildProcess scans = pe(java, classPath, url, dir, "scans", "scanRange", "class:" + FILTER)) {
+
+                    assertTrue(PrometheusServer.await(LOAD.plusSeconds(30), () -> hotCopySites(prometheus).contains(FILTER)),
+                            "BlockscopeHotCopyPath did not fire naming " + FILTER + "; firing sites " + hotCopySites(prometheus)
+                                    + ", top copy sites " + prometheus.query("topk(3, instance_site:blockscope_copy_site_bytes:rate1m)")
+                                    + "\nscans:\n" + scans.tail() + "\nserver:\n" + server.tail());
+
+                    System.out.println("[e2e] BlockscopeHotCopyPath firing after " + Duration.between(loadStart, Instant.now()).toSeconds()
+                            + " s of load, site " + hotCopySites(prometheus));
+                    assertEquals(0, scans.awaitExit(LOAD.plusSeconds(60)), "PE scans failed:\n" + scans.tail());
+                    assertEquals(0, reads.awaitExit(Duration.ofSeconds(60)), "PE reads failed:\n" + reads.tail());
+                }
+                assertEveryDashboardQueryReturnsData(prometheus, target, loadStart);
+            }
+        }
+    }
+
+    /** Each query, variables resolved for this server, as a range query over the load: some numeric sample. */
+    private static void assertEveryDashboardQueryReturnsData(PrometheusServer prometheus, String target, Instant loadStart) {
+        Instant end = Instant.now();
+        Map<String, String> variables = new HashMap<>(Map.of(
+                "job", PrometheusServer.JOB,
+                "instance", target,
+                // Grafana's $__rate_interval is at least four scrape intervals: 4 s here.
+                "__rate_interval", "4s",
+                "__interval", "1s",
+                "__range", (Duration.between(loadStart, end).toSeconds() + 1) + "s"));
+        List<String> empty = new ArrayList<>();
+        int checked = 0;
+        for (GrafanaDashboard dashboard : GrafanaDashboard.all()) {
+            for (GrafanaDashboard.Query query : dashboard.queries()) {
+                String expr = PromQl.resolveGrafanaVariables(query.expr(), variables);
+                JsonNode result = query.instant() ? prometheus.query(expr) : prometheus.queryRange(expr, loadStart, end);
+                if (!PrometheusServer.hasNumber(result)) {
+                    empty.add(query.where() + ": " + expr);
+                }
+                checked++;
+            }
+        }
+        assertTrue(checked > 40, "expected the dashboards' queries, found " + checked);
+        assertEquals(List.of(), empty, "dashboard queries without data from the real server");
+        System.out.println("[e2e] all " + checked + " dashboard queries returned data for " + target);
+    }
+
+    /** The classes named by the site labels of firing BlockscopeHotCopyPath alerts. */
+    private static List<String> hotCopySites(PrometheusServer prometheus) {
+        List<String> sites = new ArrayList<>();
+        for (JsonNode alert : prometheus.alerts()) {
+            if ("BlockscopeHotCopyPath".equals(alert.path("labels").path("alertname").asText()) && "firing".equals(alert.path("state").asText())) {
+                sites.add(alert.path("labels").path("site").asText());
+            }
+        }
+        return sites.stream().map(s -> s.replaceAll("\\.[^.]+(:\\d+)?$", "")).toList();
+    }
+
+    private static ChildProcess pe(String java, String classPath, String url, Path dir, String name, String workload, String filter)
+            throws Exception {
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", classPath, "io.blockscope.server.cli.Main", "pe",
+                "--target", url, "--workload", workload, "--threads", "1", "--duration", LOAD.toSeconds() + "s",
+                "--rounds", "1", "--warmup", "0s", "--no-progress"));
+        if (filter != null) {
+            command.addAll(List.of("--filter", filter));
+        }
+        return ChildProcess.start("pe " + name, command, dir.resolve("pe-" + name + ".log"), null);
+    }
+
+    private static Path requiredFile(String property, String what) {
+        String value = System.getProperty(property);
+        if (value == null || value.isBlank()) {
+            throw new IllegalStateException("system property " + property + " (" + what + ") is not set: run through Maven (mvn verify)");
+        }
+        Path path = Path.of(value);
+        if (!Files.exists(path)) {
+            throw new IllegalStateException(what + " is missing at " + path + ": build the reactor first (mvn verify from the root)");
+        }
+        return path;
+    }
+}

@@ -198,6 +198,15 @@ final class DriverJvm implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Empty (the agent chooses its profile automatically, as on a real RegionServer) unless
+         * {@code -Dblockscope.hbaseit.profile=FILE} points the agent at a profile being edited.
+         */
+        private static String profileOption() {
+            String profile = System.getProperty("blockscope.hbaseit.profile", "");
+            return profile.isBlank() ? "" : ",profile=" + profile;
+        }
+
         Builder java(Path executable) {
             this.java = executable;
             return this;
@@ -210,7 +219,8 @@ final class DriverJvm implements AutoCloseable {
             command.add("-XX:MaxDirectMemorySize=256m");
             command.addAll(hbase.jvmFlags());
             if (agentOptions != null) {
-                command.add("-javaagent:" + AgentJar.locate() + "=127.0.0.1:0" + (agentOptions.isEmpty() ? "" : "," + agentOptions));
+                command.add("-javaagent:" + AgentJar.locate() + "=127.0.0.1:0" + profileOption()
+                        + (agentOptions.isEmpty() ? "" : "," + agentOptions));
             }
             command.add("-cp");
             command.add(HBaseInstall.required("blockscope.drivers") + File.pathSeparator

@@ -76,6 +76,11 @@ class AgentReferenceMetricsTest {
         assertEquals(cp.number("driver.outstanding"), scrape.value("blockscope_block_refs_outstanding", "tier", "l2"), at + "outstanding");
         assertEquals(0, scrape.value("blockscope_block_cache_gets_total", "result", "hit", "tier", "l1"), at + "no l1 here");
 
+        assertOccupancy(cp, scrape, at);
+    }
+
+    /** Bucket occupancy equals the allocator's own statistics, size class by size class. */
+    static void assertOccupancy(Checkpoint cp, Scrape scrape, String at) {
         for (Map.Entry<Long, long[]> sizeClass : cp.slots().entrySet()) {
             String size = Long.toString(sizeClass.getKey());
             long used = sizeClass.getValue()[0];

@@ -2,7 +2,9 @@ package io.blockscope.hbaseit.driver;
 
 import org.apache.hadoop.hbase.io.hfile.BlockCache;
 import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
+import org.apache.hadoop.hbase.io.hfile.BlockType;
 import org.apache.hadoop.hbase.io.hfile.Cacheable;
+import org.apache.hadoop.hbase.io.hfile.LruBlockCache;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -14,8 +16,28 @@ import java.util.Arrays;
  */
 interface HBaseBlocks {
 
-    /** A DATA block whose buffer (header included) is {@code bytes} long, built the way a reader would. */
-    Cacheable newDataBlock(int bytes, long fileOffset);
+    /** A heap block whose buffer (header included) is {@code bytes} long. */
+    Cacheable newBlock(BlockType type, int bytes, long fileOffset);
+
+    /** A DATA block on the heap. */
+    default Cacheable newDataBlock(int bytes, long fileOffset) {
+        return newBlock(BlockType.DATA, bytes, fileOffset);
+    }
+
+    /**
+     * A DATA block as a RegionServer reads it from a store file: from 2.3 on into a pooled offheap
+     * buffer (shared memory, reference counted, released by the reader), before that on the heap.
+     */
+    Cacheable readFromDisk(int bytes, long fileOffset);
+
+    /** A CombinedBlockCache: meta blocks in {@code l1}, data blocks in {@code l2}. */
+    BlockCache combine(LruBlockCache l1, BlockCache l2);
+
+    /**
+     * Whether a reader holds a reference on {@code block} that it must give back: only blocks in
+     * shared (cache) memory. HFile scanners give back nothing else.
+     */
+    boolean takesReference(Cacheable block);
 
     /** Gives back the reference a {@code getBlock} hit took. */
     void giveBack(BlockCache cache, BlockCacheKey key, Cacheable block);
@@ -40,12 +62,12 @@ interface HBaseBlocks {
         private Payload() {
         }
 
-        static ByteBuffer of(int bytes, long fileOffset) {
+        static ByteBuffer of(BlockType type, int bytes, long fileOffset) {
             if (bytes <= HEADER_BYTES) {
                 throw new IllegalArgumentException("block of " + bytes + " bytes has no room after its header");
             }
             ByteBuffer buf = ByteBuffer.allocate(bytes);
-            org.apache.hadoop.hbase.io.hfile.BlockType.DATA.write(buf);
+            type.write(buf);
             buf.putInt(bytes - HEADER_BYTES);
             buf.putInt(bytes - HEADER_BYTES);
             buf.putLong(-1L);

@@ -50,6 +50,11 @@ final class StandaloneBucketCache implements AutoCloseable {
     /** Caches {@code block} and waits until the writer thread has put it in offheap memory. */
     void cacheAndWait(BlockCacheKey key, Cacheable block) throws InterruptedException {
         cache.cacheBlock(key, block);
+        awaitWritten(key);
+    }
+
+    /** Waits until the writer thread has put the block cached under {@code key} in offheap memory. */
+    void awaitWritten(BlockCacheKey key) throws InterruptedException {
         long deadline = System.nanoTime() + WRITE_TIMEOUT_NANOS;
         while (!backingMap.containsKey(key) || inRamCache(key)) {
             if (System.nanoTime() > deadline) {

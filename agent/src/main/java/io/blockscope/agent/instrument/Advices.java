@@ -5,7 +5,9 @@ import net.bytebuddy.asm.Advice;
 
 /**
  * The advice ByteBuddy inlines into the instrumented methods: one static call into the bootstrap
- * {@link Bridge} with constants and the profile's value, nothing else. Exceptions are suppressed
+ * {@link Bridge} with constants and the profile's value, nothing else. The condition is the
+ * constant {@code true} unless the profile gives a {@code when} value, so the JIT folds the test
+ * away for most probes. Exceptions are suppressed
  * (and counted per probe by the exception handler {@link Instrumenter} attaches), so the host
  * never sees a failure of ours. Exit advice only: a method that throws counts nothing.
  */
@@ -16,22 +18,29 @@ final class Advices {
 
     static final class BlockGet {
         @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@TierId int tier, @ProbeValue Object block) {
-            Bridge.blockGet(tier, block);
+        static void exit(@TierId int tier, @ProbeCondition boolean when, @ProbeValue Object block) {
+            if (when) {
+                Bridge.blockGet(tier, block);
+            }
         }
     }
 
     static final class BlockReturn {
         @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@TierId int tier, @ProbeValue Object block) {
-            Bridge.blockReturn(tier, block);
+        static void exit(@TierId int tier, @ProbeCondition boolean when, @ProbeValue Object block) {
+            if (when) {
+                Bridge.blockReturn(tier, block);
+            }
         }
     }
 
     static final class Copy {
         @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@ProbeId int probe, @ComponentId int component, @ProbeValue long bytes) {
-            Bridge.copied(probe, component, bytes);
+        static void exit(@ProbeId int probe, @ComponentId int component, @ProbeCondition boolean when,
+                         @ProbeValue long bytes) {
+            if (when) {
+                Bridge.copied(probe, component, bytes);
+            }
         }
     }
 

@@ -154,6 +154,9 @@ public final class Instrumenter {
                         .bind(TierId.class, tier)
                         .bind(ComponentId.class, entry.getKey())
                         .bind(ProbeValue.class, new ValueMapping(probe.value(), valueType()));
+                mapping = probe.when() == null
+                        ? mapping.bind(ProbeCondition.class, true)
+                        : mapping.bind(ProbeCondition.class, new ValueMapping(probe.when(), boolean.class));
                 Advice advice = mapping.to(adviceClass()).withExceptionHandler(countErrors(index));
                 out = out.visit(advice.on(methods.and(entry.getValue())));
             }

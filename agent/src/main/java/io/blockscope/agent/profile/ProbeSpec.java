@@ -7,6 +7,8 @@ import java.util.Map;
  * One probe of a profile: what it counts ({@link ProbeKind}), where (types and methods), and which
  * value at those methods is the block, the byte count or the instance.
  *
+ * @param when              a boolean value; when present the probe counts only calls where it is
+ *                          true (e.g. {@code this.isSharedMem()}); null counts every call
  * @param tierByType        tier label by class name, looked up along the instrumented class's
  *                          superclasses; {@code tier} applies when none matches
  * @param componentByMethod copy component by method name; {@code component} applies when none matches
@@ -17,6 +19,7 @@ public record ProbeSpec(
         List<TypeSpec> types,
         List<MethodSpec> methods,
         ValueRef value,
+        ValueRef when,
         Map<String, String> tierByType,
         String tier,
         Map<String, Component> componentByMethod,

@@ -27,7 +27,7 @@ public final class ProfileParser {
 
     private static final Set<String> PROFILE_FIELDS = Set.of("name", "description", "detect", "siteSkip", "probes");
     private static final Set<String> PROBE_FIELDS = Set.of(
-            "name", "kind", "types", "methods", "value", "tier", "component", "occupancy");
+            "name", "kind", "types", "methods", "value", "when", "tier", "component", "occupancy");
     private static final Set<String> OCCUPANCY_FIELDS = Set.of(
             "capacity", "used", "wasted", "allocationFailures", "readPathMode", "sizeClasses", "sizeClass");
     private static final Set<String> SIZE_CLASS_FIELDS = Set.of("itemSize", "usedSlots", "freeSlots", "usedBytes", "freeBytes");
@@ -103,6 +103,8 @@ public final class ProfileParser {
         }
         String valueText = text(node, "value", where, false);
         ValueRef value = valueText == null ? defaultValue(kind, where) : parsed(valueText, ValueRef::parse, where + ": value");
+        String whenText = text(node, "when", where, false);
+        ValueRef when = whenText == null ? null : parsed(whenText, ValueRef::parse, where + ": when");
 
         Map<String, String> tierByType = new LinkedHashMap<>();
         String tier = null;
@@ -129,7 +131,16 @@ public final class ProfileParser {
         forbid(node, kind != ProbeKind.BLOCK_GET && kind != ProbeKind.BLOCK_RETURN, "tier", where, kind);
         forbid(node, kind != ProbeKind.COPY, "component", where, kind);
         forbid(node, kind != ProbeKind.OCCUPANCY, "occupancy", where, kind);
-        return new ProbeSpec(name, kind, types, methods, value, tierByType, tier, componentByMethod, component, occupancy);
+        forbid(node, kind == ProbeKind.OCCUPANCY, "when", where, kind);
+        if (kind == ProbeKind.COPY) {
+            for (MethodSpec method : methods) {
+                if (!componentByMethod.containsKey(method.name()) && component == null) {
+                    throw new IllegalArgumentException(where + ": method " + method.name() + " has no component;"
+                            + " add it to component, or give one component for all methods");
+                }
+            }
+        }
+        return new ProbeSpec(name, kind, types, methods, value, when, tierByType, tier, componentByMethod, component, occupancy);
     }
 
     private static ValueRef defaultValue(ProbeKind kind, String where) {

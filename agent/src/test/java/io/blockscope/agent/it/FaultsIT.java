@@ -77,6 +77,8 @@ class FaultsIT {
             assertEquals(1000, scrape.value("blockscope_agent_advice_errors_total", "probe", "broken"));
             assertEquals(0, scrape.value("blockscope_agent_advice_errors_total", "probe", "copy"));
             assertEquals(1, scrape.value("blockscope_agent_probe_enabled", "probe", "broken"));
+            // and a probe with a "when" value next to it counted only the calls it selects
+            assertEquals(250, scrape.value("blockscope_block_cache_returns_total", "tier", "l2"));
             Scrape.of(port);
             child.send("exit");
             assertEquals(0, child.waitFor(), child.transcript());

@@ -10,6 +10,7 @@ public final class BrokenProbeHost {
             if (cache.brokenCopy() == null) {
                 nulls++;
             }
+            cache.release(i % 4 == 0);
         }
         System.out.println("host done nulls=" + nulls + " port=" + System.getProperty("blockscope.agent.port"));
         System.in.read(); // stay up until the test has scraped

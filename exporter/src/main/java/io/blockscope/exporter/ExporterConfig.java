@@ -1,6 +1,7 @@
 package io.blockscope.exporter;
 
 import io.blockscope.exporter.auth.Credentials;
+import io.blockscope.exporter.auth.HashPassword;
 import io.blockscope.exporter.auth.PasswordHash;
 import io.blockscope.exporter.tls.TlsMaterial;
 import java.nio.file.Path;
@@ -39,6 +40,9 @@ public final class ExporterConfig {
   public static final String AUTH_PASSWORD_HASH = "auth.password.hash";
   public static final String AUTH_PASSWORD = "auth.password";
   public static final String AUTH_PLAINTEXT = "auth.plaintext";
+
+  /** Computed, so it names the class as it is called in whatever jar (relocated or not) we run from. */
+  private static final String HASH_COMMAND = "java -cp JAR " + HashPassword.class.getName();
 
   static final int MIN_THREADS = 2;
   static final int MAX_THREADS = 32;
@@ -272,13 +276,12 @@ public final class ExporterConfig {
     }
     if (password == null || password.isEmpty()) {
       throw new IllegalArgumentException(
-          AUTH_USER + " needs " + AUTH_PASSWORD_HASH + " (make one with: java -cp JAR "
-              + "io.blockscope.exporter.auth.HashPassword)");
+          AUTH_USER + " needs " + AUTH_PASSWORD_HASH + " (make one with: " + HASH_COMMAND + ")");
     }
     if (!plaintextAllowed) {
       throw new IllegalArgumentException(
           AUTH_PASSWORD + " keeps the password in plaintext: use " + AUTH_PASSWORD_HASH
-              + " (java -cp JAR io.blockscope.exporter.auth.HashPassword), or add "
+              + " (" + HASH_COMMAND + "), or add "
               + AUTH_PLAINTEXT + "=true to accept the risk");
     }
     return Credentials.plaintext(user, password);

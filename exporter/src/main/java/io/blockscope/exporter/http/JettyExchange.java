@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Enumeration;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 
@@ -68,7 +67,8 @@ final class JettyExchange implements PrometheusHttpExchange {
         if (contentLength > 0) {
           response.getHeaders().put(HttpHeader.CONTENT_LENGTH, contentLength);
         }
-        body = Content.Sink.asOutputStream(response);
+        // Buffered: the gzip path writes in 512-byte pieces, each of which would be a socket write.
+        body = Response.asBufferedOutputStream(request, response);
         return body;
       }
     };

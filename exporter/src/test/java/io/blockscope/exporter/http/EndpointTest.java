@@ -121,6 +121,14 @@ class EndpointTest {
   }
 
   @Test
+  void debugParameterShowsProtobufAsText() throws Exception {
+    HttpResponse<byte[]> r = Http.get(uri("/metrics?debug=prometheus-protobuf"));
+    assertEquals(200, r.statusCode());
+    String text = new String(r.body(), StandardCharsets.UTF_8);
+    assertTrue(text.contains("blockscope_gc_pause_seconds") && text.contains("positive_span"), text);
+  }
+
+  @Test
   void healthIndexAndErrors() throws Exception {
     HttpResponse<byte[]> healthy = Http.get(uri("/-/healthy"));
     assertEquals(200, healthy.statusCode());

@@ -1,0 +1,100 @@
+package io.blockscope.exporter.bench;
+
+import io.blockscope.exporter.Exporter;
+import io.blockscope.exporter.ExporterConfig;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * End-to-end scrape time over loopback HTTP, per format, of an exporter holding the JVM and GC
+ * series plus {@link BusyServerMetrics}. Prints the response sizes once per fork.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx512m"})
+@State(Scope.Benchmark)
+public class ScrapeBenchmark {
+
+  private static final String TEXT = "text/plain;version=0.0.4";
+  private static final String OPENMETRICS = "application/openmetrics-text;version=1.0.0";
+  private static final String PROTOBUF =
+      "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited";
+
+  private Exporter exporter;
+  private HttpClient client;
+  private URI metrics;
+
+  @Setup(Level.Trial)
+  public void start() throws Exception {
+    exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of()));
+    BusyServerMetrics.register(exporter.registry());
+    System.gc(); // GC series with data
+    Thread.sleep(1500);
+    client = HttpClient.newHttpClient();
+    metrics = URI.create("http://127.0.0.1:" + exporter.port() + "/metrics");
+    long series = new String(get(TEXT, "identity"), java.nio.charset.StandardCharsets.UTF_8).lines()
+        .filter(l -> !l.startsWith("#")).count();
+    System.out.printf("%nresponse bytes: text=%d openmetrics=%d protobuf=%d text+gzip=%d protobuf+gzip=%d; text samples=%d%n",
+        get(TEXT, "identity").length, get(OPENMETRICS, "identity").length, get(PROTOBUF, "identity").length,
+        get(TEXT, "gzip").length, get(PROTOBUF, "gzip").length, series);
+  }
+
+  @TearDown(Level.Trial)
+  public void stop() {
+    exporter.close();
+  }
+
+  private byte[] get(String accept, String encoding) throws IOException, InterruptedException {
+    HttpRequest request = HttpRequest.newBuilder(metrics).header("Accept", accept)
+        .header("Accept-Encoding", encoding).build();
+    HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+    if (response.statusCode() != 200) {
+      throw new IllegalStateException("scrape answered " + response.statusCode());
+    }
+    return response.body();
+  }
+
+  @Benchmark
+  public byte[] text() throws Exception {
+    return get(TEXT, "identity");
+  }
+
+  @Benchmark
+  public byte[] textGzip() throws Exception {
+    return get(TEXT, "gzip");
+  }
+
+  @Benchmark
+  public byte[] openMetrics() throws Exception {
+    return get(OPENMETRICS, "identity");
+  }
+
+  @Benchmark
+  public byte[] protobuf() throws Exception {
+    return get(PROTOBUF, "identity");
+  }
+
+  @Benchmark
+  public byte[] protobufGzip() throws Exception {
+    return get(PROTOBUF, "gzip");
+  }
+}

@@ -26,7 +26,6 @@ final class PromQl {
             "\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^()]*\\)");
     private static final Pattern AGGREGATION_CLAUSE = Pattern.compile("(by|without)\\s*\\(");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_:][A-Za-z0-9_:]*");
-    private static final Pattern NUMBER_SUFFIX = Pattern.compile("[0-9.][eE]?$");
     private static final Set<String> KEYWORDS = Set.of(
             "and", "or", "unless", "by", "without", "on", "ignoring", "group_left", "group_right",
             "bool", "offset", "atan2", "inf", "nan", "Inf", "NaN", "e", "E");
@@ -53,7 +52,8 @@ final class PromQl {
         Matcher m = IDENTIFIER.matcher(text);
         while (m.find()) {
             String word = m.group();
-            if (KEYWORDS.contains(word) || precededByDigit(text, m.start()) || insideBlock(text, m.start())) {
+            if (KEYWORDS.contains(word) || precededByDigit(text, m.start()) || precededByDollar(text, m.start())
+                    || insideBlock(text, m.start())) {
                 continue;
             }
             int next = skipSpaces(text, m.end());
@@ -139,9 +139,13 @@ final class PromQl {
     }
 
     private static boolean precededByDigit(String text, int index) {
-        // 1e3, 0x1f, or the unit of a duration such as 5m in "offset 5m".
-        return index > 0 && NUMBER_SUFFIX.matcher(text.substring(Math.max(0, index - 2), index)).find()
-                && Character.isDigit(text.charAt(index - 1));
+        // The unit of a duration (5m in "offset 5m") or an exponent (1e3) is not a name.
+        return index > 0 && Character.isDigit(text.charAt(index - 1));
+    }
+
+    /** A Grafana variable such as {@code $__range} in {@code offset $__range}. */
+    private static boolean precededByDollar(String text, int index) {
+        return index > 0 && text.charAt(index - 1) == '$';
     }
 
     private static boolean followsGrouping(String text, int index) {

@@ -27,6 +27,12 @@ class PromQlTest {
     }
 
     @Test
+    void ignoresGrafanaVariablesOutsideStrings() {
+        assertEquals(Set.of("blockscope_block_leaks_total"),
+                PromQl.metricNames("increase(blockscope_block_leaks_total[$__range]) and blockscope_block_leaks_total offset $__range"));
+    }
+
+    @Test
     void readsMatchersOfEachSelector() {
         List<PromQl.Selector> selectors = PromQl.selectors("up{job=\"$job\", instance=\"$instance\"} == 0 unless on (job) bare_metric");
         assertEquals(new PromQl.Selector("up", "job=\"$job\", instance=\"$instance\""), selectors.get(0));

@@ -2,6 +2,7 @@ package io.blockscope.server.buffer;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * Unsigned lexicographic compares of NIO buffer ranges, built on the JDK's vectorized
@@ -12,12 +13,19 @@ import java.util.Arrays;
  * ignored and never moved, so shared buffers can be compared from any thread.
  *
  * <p>Array-backed buffers go straight to {@code Arrays}. {@code ByteBuffer.mismatch} only works on
- * whole buffers (position to limit), so a direct range is taken as a {@code slice(position, length)}
- * view. Those views never escape the compare: once it is inlined, C2's escape analysis replaces them
- * with scalars. {@code RowCompareBenchmark} checks that with {@code -prof gc} (0 B/op, see
- * docs/benchmarks-storage.md).
+ * whole buffers (position to limit), and the obvious way to get there, a {@code slice(position,
+ * length)} per side, allocates on the read path: C2 removes the slices only when the whole compare
+ * inlines into its caller, and {@code CellComparator.compareKeys} on a direct cell and an array cell
+ * (three component compares) measured 360 B/op with slices ({@code RowCompareBenchmark}, see
+ * docs/benchmarks-storage.md). So each thread keeps reusable views instead: a duplicate of the last
+ * buffer it compared on each side and a wrapper of the last array, re-pointed at each range by
+ * setting their position and limit. A view is made only when a thread moves to another buffer (a
+ * cached block) or array, not per compare. The price is a thread-local lookup per compare, and each
+ * thread keeping its last buffers and array reachable until its next compare.
  */
 public final class ByteBuffers {
+
+    private static final ThreadLocal<Views> VIEWS = ThreadLocal.withInitial(Views::new);
 
     private ByteBuffers() {
     }
@@ -38,8 +46,11 @@ public final class ByteBuffers {
             int aOffset = a.arrayOffset() + aPos;
             return Arrays.compareUnsigned(a.array(), aOffset, aOffset + aLength, b, bOffset, bOffset + bLength);
         }
+        Objects.checkFromIndexSize(aPos, aLength, a.capacity());
+        Objects.checkFromIndexSize(bOffset, bLength, b.length);
         int common = Math.min(aLength, bLength);
-        int i = a.slice(aPos, common).mismatch(ByteBuffer.wrap(b, bOffset, common).slice());
+        Views views = VIEWS.get();
+        int i = views.first(a, aPos, common).mismatch(views.array(b, bOffset, common));
         if (i >= 0) {
             return Byte.toUnsignedInt(a.get(aPos + i)) - Byte.toUnsignedInt(b[bOffset + i]);
         }
@@ -61,6 +72,53 @@ public final class ByteBuffers {
             int bOffset = b.arrayOffset() + bPos;
             return Arrays.mismatch(a.array(), aOffset, aOffset + length, b.array(), bOffset, bOffset + length);
         }
-        return a.slice(aPos, length).mismatch(b.slice(bPos, length));
+        Objects.checkFromIndexSize(aPos, length, a.capacity());
+        Objects.checkFromIndexSize(bPos, length, b.capacity());
+        Views views = VIEWS.get();
+        return views.first(a, aPos, length).mismatch(views.second(b, bPos, length));
+    }
+
+    /**
+     * One thread's reusable views: the last buffer seen on each side of a compare, and the last
+     * array. Confined to its thread, and nothing runs between re-pointing a view and the mismatch
+     * that reads it, so no state leaks from one compare into the next.
+     */
+    private static final class Views {
+        private ByteBuffer firstSource;
+        private ByteBuffer first;
+        private ByteBuffer secondSource;
+        private ByteBuffer second;
+        private byte[] arraySource;
+        private ByteBuffer array;
+
+        ByteBuffer first(ByteBuffer source, int position, int length) {
+            if (source != firstSource) {
+                first = source.duplicate();
+                firstSource = source;
+            }
+            return range(first, position, length);
+        }
+
+        ByteBuffer second(ByteBuffer source, int position, int length) {
+            if (source != secondSource) {
+                second = source.duplicate();
+                secondSource = source;
+            }
+            return range(second, position, length);
+        }
+
+        ByteBuffer array(byte[] source, int offset, int length) {
+            if (source != arraySource) {
+                array = ByteBuffer.wrap(source);
+                arraySource = source;
+            }
+            return range(array, offset, length);
+        }
+
+        /** A duplicate shares its source's indexes, so the range is the same absolute positions. */
+        private static ByteBuffer range(ByteBuffer view, int position, int length) {
+            view.limit(view.capacity()).position(position).limit(position + length);
+            return view;
+        }
     }
 }

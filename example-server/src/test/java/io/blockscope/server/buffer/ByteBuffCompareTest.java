@@ -108,6 +108,45 @@ class ByteBuffCompareTest {
         assertEquals(0, direct.position());
     }
 
+    @Test
+    void concurrentComparesOnSharedBuffersStayCorrect() throws Exception {
+        // ByteBuffers keeps per-thread views of the last buffers it compared: threads must never see each other's.
+        byte[][] keys = new byte[16][];
+        ByteBuffer[] direct = new ByteBuffer[keys.length];
+        Random random = new Random(9);
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = new byte[64];
+            random.nextBytes(keys[i]);
+            keys[i][0] = 1;
+            direct[i] = ByteBuffer.allocateDirect(80).put(8, keys[i]);
+        }
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<Integer>> results = new java.util.ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                long seed = t;
+                results.add(pool.submit(() -> {
+                    Random r = new Random(seed);
+                    int wrong = 0;
+                    for (int n = 0; n < 20_000; n++) {
+                        int i = r.nextInt(keys.length);
+                        int j = r.nextInt(keys.length);
+                        int length = 1 + r.nextInt(64);
+                        int expected = Integer.signum(Arrays.compareUnsigned(keys[i], 0, length, keys[j], 0, length));
+                        wrong += Integer.signum(ByteBuffers.compare(direct[i], 8, length, direct[j], 8, length)) != expected ? 1 : 0;
+                        wrong += Integer.signum(ByteBuffers.compare(direct[i], 8, length, keys[j], 0, length)) != expected ? 1 : 0;
+                    }
+                    return wrong;
+                }));
+            }
+            for (java.util.concurrent.Future<Integer> f : results) {
+                assertEquals(0, f.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** Two arrays that share a random-length prefix, then differ (or not) at a random byte. */
     private static byte[][] pair(Random random) {
         int length = 1 + random.nextInt(40);

@@ -113,7 +113,7 @@ public final class ProfileParser {
         OccupancySpec occupancy = null;
         switch (kind) {
             case BLOCK_GET, BLOCK_RETURN -> {
-                tier = byName(node.get("tier"), where + ": tier", t -> label(t, where + ": tier"), tierByType);
+                tier = byName(node.get("tier"), where + ": tier", t -> label(t, "label"), tierByType);
                 if (tier == null && tierByType.isEmpty()) {
                     throw new IllegalArgumentException(where + ": a " + kind.label()
                             + " probe needs a tier: a label (\"l2\") or labels by class name ({\"com.acme.Lru\": \"l1\"})");

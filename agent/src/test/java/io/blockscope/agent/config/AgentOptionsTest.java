@@ -1,0 +1,122 @@
+package io.blockscope.agent.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AgentOptionsTest {
+
+    private static final Set<String> EXPORTER = Set.of("threads", "tls.cert");
+
+    @TempDir
+    Path temp;
+
+    private static AgentConfig parse(String argument) {
+        return AgentOptions.parse(argument, Map.of(), EXPORTER);
+    }
+
+    private static String error(String argument, Map<String, String> env) {
+        return assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse(argument, env, EXPORTER)).getMessage();
+    }
+
+    private static String error(String argument) {
+        return error(argument, Map.of());
+    }
+
+    @Test
+    void portAloneGivesTheDefaults() {
+        AgentConfig config = parse("9404");
+        assertEquals("9404", config.hostPort());
+        assertEquals("auto", config.profile());
+        assertEquals(1024, config.leakSample());
+        assertEquals(Duration.ofSeconds(60), config.leakAge());
+        assertEquals(4096, config.copySample());
+        assertTrue(config.copyJfr());
+        assertEquals(20, config.sites());
+        assertEquals(4096, config.tracked());
+        assertTrue(config.exporterOptions().isEmpty());
+    }
+
+    @Test
+    void hostPortThenKeyValuesAndExporterKeysPassThrough() {
+        AgentConfig config = parse("127.0.0.1:0, leak.sample=1,leak.age=500ms,copy.sample=0,copy.jfr=false,threads=2,profile=hbase2");
+        assertEquals("127.0.0.1:0", config.hostPort());
+        assertEquals(1, config.leakSample());
+        assertEquals(Duration.ofMillis(500), config.leakAge());
+        assertEquals(0, config.copySample());
+        assertFalse(config.copyJfr());
+        assertEquals("hbase2", config.profile());
+        assertEquals(Map.of("threads", "2"), config.exporterOptions());
+    }
+
+    @Test
+    void ipv6HostKeepsItsBrackets() {
+        assertEquals("[::1]:9404", parse("[::1]:9404").hostPort());
+    }
+
+    @Test
+    void durationsTakeUnits() {
+        assertEquals(Duration.ofMinutes(5), parse("1,leak.age=5m").leakAge());
+        assertEquals(Duration.ofHours(1), parse("1,leak.age=1h").leakAge());
+        assertEquals(Duration.ofSeconds(30), parse("1,leak.age=30").leakAge());
+    }
+
+    @Test
+    void everyBadInputIsOneLineNamingTheOptionAndWhatIsAccepted() {
+        assertTrue(error("9404,bogus=1").startsWith("unknown option 'bogus'; accepted: host, port, config, profile,"));
+        assertTrue(error("9404,bogus=1").endsWith("; exporter: threads, tls.cert"));
+        assertEquals("malformed option 'leak.sample': expected key=value (only the first option may be a bare [host:]port)",
+                error("9404,leak.sample"));
+        assertEquals("option 'sites' is given twice", error("9404,sites=3,sites=4"));
+        assertTrue(error("9404,,sites=3").startsWith("empty option at position 2"));
+        assertEquals("malformed port 'abc': expected 0..65535 (0 picks a free port)", error("abc"));
+        assertEquals("malformed port '70000': expected 0..65535 (0 picks a free port)", error("localhost:70000"));
+        assertEquals("malformed [host:]port ':9404': the host is empty", error(":9404"));
+        assertTrue(error("").startsWith("no port: give [host:]port first"));
+        assertTrue(error("1,leak.sample=x").startsWith("malformed leak.sample 'x': expected an integer in 0.."));
+        assertTrue(error("1,sites=0").startsWith("malformed sites '0': expected an integer in 1..100"));
+        assertTrue(error("1,tracked=100000000").startsWith("malformed tracked '100000000': expected an integer in 16..65536"));
+        assertEquals("malformed copy.jfr 'yes': expected true or false", error("1,copy.jfr=yes"));
+        assertEquals("malformed leak.age '0s': expected a positive duration such as 500ms, 30s, 5m or 1h", error("1,leak.age=0s"));
+        assertTrue(error("1,config=/no/such/file.properties").startsWith("config file '/no/such/file.properties' cannot be read"));
+    }
+
+    @Test
+    void configFileThenArgumentThenEnvironment() throws Exception {
+        Path file = temp.resolve("agent.properties");
+        Files.writeString(file, "port=9500\nleak.sample=7\ncopy.sample=9\nsites=5\nthreads=3\n");
+        Map<String, String> env = Map.of("BLOCKSCOPE_SITES", "6", "BLOCKSCOPE_UNRELATED", "x");
+        AgentConfig config = AgentOptions.parse("config=" + file + ",copy.sample=11,sites=2", env, EXPORTER);
+        assertEquals("9500", config.hostPort());       // file only
+        assertEquals(7, config.leakSample());           // file only
+        assertEquals(11, config.copySample());          // argument over file
+        assertEquals(6, config.sites());                // environment over argument
+        assertEquals(Map.of("threads", "3"), config.exporterOptions());
+    }
+
+    @Test
+    void environmentAloneCanGiveThePort() {
+        assertEquals("127.0.0.1:9600", AgentOptions.parse(null, Map.of("BLOCKSCOPE_PORT", "9600", "BLOCKSCOPE_HOST", "127.0.0.1"),
+                EXPORTER).hostPort());
+        assertEquals("BLOCKSCOPE_LEAK_SAMPLE", AgentOptions.environmentName("leak.sample"));
+        assertEquals("BLOCKSCOPE_TLS_CERT", AgentOptions.environmentName("tls.cert"));
+    }
+
+    @Test
+    void configFileErrorsNameTheFile() throws Exception {
+        Path file = temp.resolve("bad.properties");
+        Files.writeString(file, "port=1\nleak.smaple=3\n");
+        assertTrue(error("config=" + file).startsWith("unknown key in config file " + file + ": 'leak.smaple'; accepted:"));
+        Files.writeString(file, "port=1\nconfig=/other\n");
+        assertEquals("config file " + file + " sets config=; a config file cannot include another", error("config=" + file));
+    }
+}

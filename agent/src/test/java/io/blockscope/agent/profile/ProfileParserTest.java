@@ -1,0 +1,132 @@
+package io.blockscope.agent.profile;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ProfileParserTest {
+
+    @Test
+    void everyBuiltInProfileParses() {
+        List<String> names = Profiles.builtIn();
+        assertTrue(names.contains("example-server"), names.toString());
+        for (String name : names) {
+            assertEquals(name, Profiles.load(name).name());
+        }
+    }
+
+    @Test
+    void exampleServerProfileSaysWhatToCount() {
+        Profile profile = Profiles.load("example-server");
+        assertEquals(List.of("l1", "l2"), profile.tiers());
+        ProbeSpec get = profile.probe("block-get");
+        assertEquals(ProbeKind.BLOCK_GET, get.kind());
+        assertEquals("l1", get.tierFor(List.of("io.blockscope.server.cache.lru.LruBlockCache", "java.lang.Object")));
+        assertEquals("l2", get.tierFor(List.of("io.blockscope.server.cache.bucket.BucketCache", "java.lang.Object")));
+        assertNull(get.tierFor(List.of("com.acme.Other")));
+        assertEquals(List.of("io.blockscope.server.cache.BlockCacheKey", "boolean", "boolean", "boolean"),
+                get.methods().get(0).parameters());
+        ProbeSpec copy = profile.probe("cell-copy");
+        assertEquals(Component.VALUE, copy.componentFor("copyValue"));
+        assertTrue(copy.types().get(0).subtypes());
+        assertEquals("return.length", copy.value().toString());
+        assertEquals(Component.BLOCK, profile.probe("block-copy").componentFor("copyToHeap"));
+        OccupancySpec occupancy = profile.probe("bucket-occupancy").occupancy();
+        assertEquals("this.allocator().indexStatistics()", occupancy.sizeClasses().toString());
+        assertTrue(profile.probe("bucket-occupancy").methods().get(0).constructor());
+    }
+
+    @Test
+    void autoDetectionNeedsTheDetectClasses() {
+        ClassLoader empty = new ClassLoader(null) {
+        };
+        assertTrue(Profiles.resolve("auto", empty).isEmpty());
+        assertTrue(Profiles.resolve(null, empty).isEmpty());
+        assertEquals("example-server", Profiles.resolve("example-server", empty).orElseThrow().name());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Profiles.resolve("hbase9", empty)).getMessage()
+                .startsWith("profile 'hbase9' is neither auto, a built-in profile (example-server"));
+    }
+
+    @Test
+    void aProfileForAnotherServerNeedsNoNewKinds() {
+        // the shape of a refcounted cache (HBase 2.3+): release() on the block itself is a return
+        Profile profile = ProfileParser.parse("""
+                {"name": "refcounted", "detect": ["com.acme.Cache"], "siteSkip": ["com.acme.cache."],
+                 "probes": [
+                   {"name": "get", "kind": "block-get", "types": ["com.acme.cache.BucketCache"],
+                    "methods": ["getBlock(com.acme.Key,boolean,boolean,boolean)"], "tier": "l2"},
+                   {"name": "release", "kind": "block-return", "types": ["subtype:com.acme.Block"],
+                    "methods": ["release()"], "value": "this", "when": "this.isSharedMem()", "tier": "l2"},
+                   {"name": "copies", "kind": "copy", "types": ["subtype:com.acme.OffheapCell"],
+                    "methods": ["getValueArray()"], "value": "return.length", "component": "value"}
+                 ]}
+                """, "test");
+        assertEquals(List.of("l2"), profile.tiers());
+        assertEquals("this.isSharedMem()", profile.probe("release").when().toString());
+        assertEquals(ValueRef.Origin.THIS, profile.probe("release").value().origin());
+    }
+
+    @Test
+    void mistakesAreNamedWithTheProbeAndWhatIsAccepted() {
+        assertError("{", "profile t is not valid JSON");
+        assertError("[]", "profile t must be a JSON object");
+        assertError("{\"name\": \"x\", \"probez\": []}", "profile t: unknown field 'probez'; accepted: description, detect, name, probes, siteSkip");
+        assertError("{\"name\": \"x\"}", "profile t: probes must be a non-empty array");
+        assertError(probe("\"kind\": \"block-gte\""), "profile t: probe 'p': kind: unknown kind 'block-gte'; accepted: block-get, block-return, copy, occupancy");
+        assertError(probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"get\"]"),
+                "profile t: probe 'p': a block-get probe needs a tier");
+        assertError(probe("\"kind\": \"block-return\", \"types\": [\"a.B\"], \"methods\": [\"put\"], \"tier\": \"l1\""),
+                "profile t: probe 'p': value is required for a block-return probe");
+        assertError(probe("\"kind\": \"copy\", \"types\": [\"a.B\"], \"methods\": [\"copyRow\", \"copyTags\"], \"value\": \"return.length\","
+                + " \"component\": {\"copyRow\": \"row\"}"), "profile t: probe 'p': method copyTags has no component");
+        assertError(probe("\"kind\": \"copy\", \"types\": [\"a.B\"], \"methods\": [\"c\"], \"value\": \"return.length\", \"component\": \"bytes\""),
+                "profile t: probe 'p': component: unknown component 'bytes'; accepted: row, family, qualifier, value, tags, block");
+        assertError(probe("\"kind\": \"copy\", \"types\": [\"a.B\"], \"methods\": [\"c\"], \"value\": \"result.length\", \"component\": \"row\""),
+                "profile t: probe 'p': value: value 'result.length' must start with this, return or argN");
+        assertError(probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"get\"], \"tier\": \"L1!\""),
+                "profile t: probe 'p': tier: label 'L1!' must match [a-z0-9][a-z0-9_-]*");
+        assertError(probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"get\"], \"tier\": \"l1\", \"component\": \"row\""),
+                "profile t: probe 'p': field 'component' does not apply to a block-get probe");
+        assertError(probe("\"kind\": \"block-get\", \"types\": [\"not a class\"], \"methods\": [\"get\"], \"tier\": \"l1\""),
+                "profile t: probe 'p': types: type 'not a class' is not a class name");
+        assertError(probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"get(int\"], \"tier\": \"l1\""),
+                "profile t: probe 'p': methods: method 'get(int' lacks its closing parenthesis");
+        assertError(probe("\"kind\": \"occupancy\", \"types\": [\"a.B\"], \"methods\": [\"<init>\"], \"occupancy\": {\"sizeClasses\": \"this.s()\"}"),
+                "profile t: probe 'p': occupancy: sizeClasses and sizeClass go together");
+        assertError("{\"name\": \"x\", \"probes\": [" + probeBody("block-get") + ", " + probeBody("block-get") + "]}",
+                "profile t: probe name 'p' is used twice");
+    }
+
+    @Test
+    void valuesParse() {
+        assertEquals("arg1", ValueRef.parse("arg1").toString());
+        assertEquals(1, ValueRef.parse("arg1").argument());
+        ValueRef chain = ValueRef.parse("this.allocator().indexStatistics()");
+        assertEquals(List.of("allocator", "indexStatistics"), chain.steps().stream().map(ValueRef.Step::name).toList());
+        assertTrue(ValueRef.parse("return.length").steps().get(0).arrayLength());
+        assertTrue(!ValueRef.parse("return.length()").steps().get(0).arrayLength());
+        assertThrows(IllegalArgumentException.class, () -> ValueRef.parse("return.length.x()"));
+        assertThrows(IllegalArgumentException.class, () -> ValueRef.parse("this.a(1)"));
+        assertEquals(List.of("byte[]", "a.B$C"), MethodSpec.parse("m(byte[], a.B$C)").parameters());
+        assertNull(MethodSpec.parse("m").parameters());
+        assertEquals(List.of(), MethodSpec.parse("m()").parameters());
+    }
+
+    private static String probeBody(String kind) {
+        return "{\"name\": \"p\", \"kind\": \"" + kind + "\", \"types\": [\"a.B\"], \"methods\": [\"get\"], \"tier\": \"l1\"}";
+    }
+
+    private static String probe(String fields) {
+        return "{\"name\": \"x\", \"probes\": [{\"name\": \"p\", " + fields + "}]}";
+    }
+
+    private static void assertError(String json, String expectedStart) {
+        String message = assertThrows(IllegalArgumentException.class, () -> ProfileParser.parse(json, "t")).getMessage();
+        assertTrue(message.startsWith(expectedStart), "message: " + message);
+        assertTrue(!message.contains("\n"), "one line: " + message);
+    }
+}

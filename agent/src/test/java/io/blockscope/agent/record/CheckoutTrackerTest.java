@@ -1,0 +1,90 @@
+package io.blockscope.agent.record;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CheckoutTrackerTest {
+
+    private final List<Long> held = new ArrayList<>();
+    private final List<String> leaks = new ArrayList<>();
+    private final CheckoutTracker tracker = new CheckoutTracker(64, new CheckoutTracker.Listener() {
+        @Override
+        public void returned(CheckoutTracker.Checkout checkout, long heldNanos) {
+            held.add(heldNanos);
+        }
+
+        @Override
+        public void leaked(CheckoutTracker.Checkout checkout, CheckoutTracker.Reason reason) {
+            leaks.add(checkout.site() + "/" + reason.label());
+        }
+    });
+
+    private static final StackTraceElement[] NO_STACK = new StackTraceElement[0];
+
+    @Test
+    void aReturnEndsTheCheckoutWithItsHoldTime() {
+        Object block = new Object();
+        assertTrue(tracker.track(block, 0, 1_000, "a.B.c:1", NO_STACK));
+        assertTrue(tracker.active());
+        tracker.returned(new Object(), 2_000); // another block: no match
+        assertEquals(List.of(), held);
+        tracker.returned(block, 5_000);
+        assertEquals(List.of(4_000L), held);
+        assertFalse(tracker.active());
+        tracker.returned(block, 6_000); // a second return of the same block finds nothing
+        assertEquals(1, held.size());
+    }
+
+    @Test
+    void aBlockCollectedWithoutReturnIsAGcLeakAtItsSite() throws Exception {
+        trackAndDrop();
+        for (int i = 0; i < 50 && leaks.isEmpty(); i++) {
+            System.gc();
+            Thread.sleep(20);
+            tracker.pollCollected();
+        }
+        assertEquals(List.of("com.acme.Reader.read:7/gc"), leaks);
+        assertFalse(tracker.active());
+    }
+
+    private void trackAndDrop() {
+        tracker.track(new Object(), 0, System.nanoTime(), "com.acme.Reader.read:7", NO_STACK);
+    }
+
+    @Test
+    void aBlockHeldPastTheAgeIsAnAgeLeakOnce() {
+        Object block = new Object();
+        tracker.track(block, 1, 0, "com.acme.Holder.hold:3", NO_STACK);
+        tracker.expire(999, 1_000);
+        assertEquals(List.of(), leaks);
+        tracker.expire(1_001, 1_000);
+        tracker.expire(5_000, 1_000);
+        assertEquals(List.of("com.acme.Holder.hold:3/age"), leaks);
+        tracker.returned(block, 6_000); // a late return is no longer tracked
+        assertEquals(List.of(), held);
+    }
+
+    @Test
+    void aFullTableDropsCheckoutsInsteadOfGrowing() {
+        List<Object> blocks = new ArrayList<>();
+        int tracked = 0;
+        for (int i = 0; i < 1_000; i++) {
+            Object block = new Object();
+            blocks.add(block);
+            if (tracker.track(block, 0, 0, "s", NO_STACK)) {
+                tracked++;
+            }
+        }
+        assertTrue(tracked <= 64, "tracked " + tracked);
+        assertEquals(1_000 - tracked, tracker.dropped());
+        assertEquals(tracked, tracker.live());
+        blocks.forEach(b -> tracker.returned(b, 1));
+        assertEquals(tracked, held.size());
+        assertEquals(0, tracker.live());
+    }
+}

@@ -1,0 +1,52 @@
+package io.blockscope.agenttest.sites;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.blockscope.agent.record.SiteResolver;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Lives outside io.blockscope.agent on purpose: the agent's own frames are never a site. */
+class SiteResolverTest {
+
+    /** Stands in for the cache/cell machinery: its frames are skipped. */
+    static final class Machinery {
+        static String resolve(SiteResolver resolver) {
+            return resolver.site();
+        }
+
+        static SiteResolver.Located locate(SiteResolver resolver) {
+            return resolver.locate();
+        }
+    }
+
+    private final SiteResolver resolver = new SiteResolver(List.of(Machinery.class.getName()));
+
+    @Test
+    void theSiteIsTheFirstFrameOutsideTheSkippedPackages() {
+        int line = currentLine() + 1;
+        String site = Machinery.resolve(resolver);
+        assertEquals(SiteResolverTest.class.getName() + ".theSiteIsTheFirstFrameOutsideTheSkippedPackages:" + line, site);
+    }
+
+    @Test
+    void withoutSkippedPackagesTheMachineryIsTheSite() {
+        String site = Machinery.resolve(new SiteResolver(List.of()));
+        assertTrue(site.startsWith(Machinery.class.getName() + ".resolve:"), site);
+    }
+
+    @Test
+    void locateFindsTheSameSiteAndKeepsTheStackBelowTheAgent() {
+        int line = currentLine() + 1;
+        SiteResolver.Located located = Machinery.locate(resolver);
+        assertEquals(SiteResolverTest.class.getName() + ".locateFindsTheSameSiteAndKeepsTheStackBelowTheAgent:" + line,
+                located.site());
+        assertEquals(Machinery.class.getName(), located.stack()[0].getClassName());
+        assertTrue(located.stack().length > 2 && located.stack().length <= 32, "depth " + located.stack().length);
+    }
+
+    private static int currentLine() {
+        return StackWalker.getInstance().walk(s -> s.skip(1).findFirst().orElseThrow().getLineNumber());
+    }
+}

@@ -45,11 +45,16 @@ final class ProgressLine implements AutoCloseable {
         this.estimatedTotalNanos = nanos;
     }
 
-    /** Prints a line that must not be overwritten (a finished step). */
+    /** Prints a line of its own on stderr (not overwritten by the progress line). */
     synchronized void println(String line) {
+        emit(out, line);
+    }
+
+    /** Prints a result line on {@code target} (stdout), clearing the progress line first. */
+    synchronized void emit(PrintStream target, String line) {
         clear();
-        out.println(line);
-        out.flush();
+        target.println(line);
+        target.flush();
     }
 
     private void loop() {

@@ -1,6 +1,6 @@
 package io.blockscope.server.region;
 
-import io.blockscope.server.cell.CellComparator;
+import io.blockscope.server.cell.Cell;
 
 import java.io.IOException;
 
@@ -54,6 +54,43 @@ final class CursorHeap {
         }
     }
 
+    /**
+     * Steps past the top cell like {@link #advanceTop()}, first dropping the older versions of the
+     * same column that other files hold (they sort right after it). Only the newest version of a
+     * column is returned. The comparison is made while the top cell's block is still held, so it
+     * needs no copy of the cell's key.
+     */
+    void advanceTopPastColumn() throws IOException {
+        if (size > 1) {
+            Cell newest = heap[0].peek();
+            while (size > 1) {
+                int next = size > 2 && compare(heap[2], heap[1]) < 0 ? 2 : 1;
+                if (!KeyCompare.sameColumn(heap[next].peek(), newest)) {
+                    break;
+                }
+                advanceAt(next);
+            }
+        }
+        advanceTop();
+    }
+
+    /** Steps the cursor at heap index {@code i} past its cell and restores the order below it. */
+    private void advanceAt(int i) throws IOException {
+        FileCursor cursor = heap[i];
+        if (cursor.advance()) {
+            siftDown(i);
+        } else {
+            cursor.close();
+            FileCursor last = heap[--size];
+            heap[size] = null;
+            if (i < size) {
+                heap[i] = last;
+                siftDown(i);
+                siftUp(i);
+            }
+        }
+    }
+
     /** Empties the heap, leaving the cursors (and their blocks) as they are. */
     void clear() {
         for (int i = 0; i < size; i++) {
@@ -103,6 +140,6 @@ final class CursorHeap {
     }
 
     private static int compare(FileCursor a, FileCursor b) {
-        return CellComparator.compareKeys(a.peek(), b.peek());
+        return KeyCompare.compareKeys(a.peek(), b.peek());
     }
 }

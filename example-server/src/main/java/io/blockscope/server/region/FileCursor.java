@@ -5,7 +5,6 @@ import io.blockscope.server.cache.BlockCacheKey;
 import io.blockscope.server.cache.BlockType;
 import io.blockscope.server.cell.Cell;
 import io.blockscope.server.storefile.CorruptStoreFileException;
-import io.blockscope.server.storefile.DataBlockScanner;
 import io.blockscope.server.storefile.StoreFileReader;
 
 import java.io.IOException;
@@ -28,9 +27,11 @@ final class FileCursor {
     private final BlockLease lease;
     private BlockCacheKey key;
     private Block block;
-    private DataBlockScanner cells;
+    private BlockCells cells;
     private boolean shipped;
     private Cell peek;
+    /** Set for scans, which read blocks front to back (see {@link BlockCells#touchAll()}). */
+    private boolean sequential;
 
     FileCursor(StoreFileReader reader, CachedBlockSource source, BlockLease lease) {
         this.reader = reader;
@@ -71,6 +72,11 @@ final class FileCursor {
         }
         peek = null;
         return false;
+    }
+
+    /** Marks this cursor as scanning: it will read the blocks it enters from front to back. */
+    void sequential() {
+        sequential = true;
     }
 
     /** Moves to the file's first cell; false for an empty file. */
@@ -117,7 +123,10 @@ final class FileCursor {
         }
         key = next;
         block = fetched;
-        cells = new DataBlockScanner(fetched, next);
+        cells = new BlockCells(fetched, next);
+        if (sequential) {
+            cells.touchAll();
+        }
     }
 
     private void leaveBlock() {

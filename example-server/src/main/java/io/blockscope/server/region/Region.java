@@ -4,10 +4,8 @@ import io.blockscope.server.cache.Block;
 import io.blockscope.server.cache.BlockCacheKey;
 import io.blockscope.server.cache.BlockType;
 import io.blockscope.server.cell.Cell;
-import io.blockscope.server.cell.CellComparator;
 import io.blockscope.server.filter.Filter;
 import io.blockscope.server.load.TableManifest;
-import io.blockscope.server.storefile.DataBlockScanner;
 import io.blockscope.server.storefile.StoreFileReader;
 
 import java.io.IOException;
@@ -140,7 +138,8 @@ public final class Region implements AutoCloseable {
             if (cursor == null) {
                 cursor = cursors[f] = new FileCursor(file, source, result.lease());
             }
-            if (cursor.seek(row) && CellComparator.matchingRow(cursor.peek(), row)) {
+            if (cursor.seek(row) && cursor.peek().getRowLength() == row.length
+                    && KeyCompare.compareRow(cursor.peek(), row, row.length) == 0) {
                 heap.add(cursor);
             }
         }
@@ -148,22 +147,18 @@ public final class Region implements AutoCloseable {
             return;
         }
         result.startRow();
-        boolean merging = heap.size() > 1;
         scratch.setRow(heap.top().peek());
+        boolean first = true;
         while (!heap.isEmpty()) {
             FileCursor top = heap.top();
             Cell cell = top.peek();
-            if (!scratch.inRow(cell)) {
+            if (!first && !scratch.inRow(cell)) {
                 break;
             }
-            if (!merging || !scratch.sameColumn(cell)) {
-                if (merging) {
-                    scratch.setColumn(cell);
-                }
-                result.add(cell);
-                top.shipCurrent();
-            }
-            heap.advanceTop();
+            first = false;
+            result.add(cell);
+            top.shipCurrent();
+            heap.advanceTopPastColumn();
         }
         // Cursors stay where they are (their blocks stay held) for the next row of the batch.
         heap.clear();
@@ -184,6 +179,7 @@ public final class Region implements AutoCloseable {
         try {
             for (StoreFileReader file : files) {
                 FileCursor cursor = new FileCursor(file, source, result.lease());
+                cursor.sequential();
                 boolean positioned = spec.startRow().length == 0 ? cursor.seekToFirst() : cursor.seek(spec.startRow());
                 if (positioned) {
                     heap.add(cursor);
@@ -210,7 +206,7 @@ public final class Region implements AutoCloseable {
         long scanned = 0;
         while (!heap.isEmpty()) {
             Cell first = heap.top().peek();
-            if (stop.length > 0 && CellComparator.compareRow(first, stop) >= 0) {
+            if (stop.length > 0 && KeyCompare.compareRow(first, stop, stop.length) >= 0) {
                 break;
             }
             if (returned >= spec.maxRows() || bytes >= spec.maxResultBytes()
@@ -219,23 +215,16 @@ public final class Region implements AutoCloseable {
                 break;
             }
             scratch.setRow(first);
-            boolean merging = heap.size() > 1;
             result.startRow();
             if (filter != null) {
                 filter.startRow();
             }
             boolean skipRest = false;
             long rowBytes = 0;
-            while (!heap.isEmpty()) {
-                FileCursor top = heap.top();
-                Cell cell = top.peek();
-                if (!scratch.inRow(cell)) {
-                    break;
-                }
-                if (!skipRest && (!merging || !scratch.sameColumn(cell))) {
-                    if (merging) {
-                        scratch.setColumn(cell);
-                    }
+            FileCursor top = heap.top();
+            Cell cell = first;
+            do {
+                if (!skipRest) {
                     Filter.Decision decision = filter == null ? Filter.Decision.INCLUDE : filter.filterCell(cell);
                     if (decision == Filter.Decision.INCLUDE) {
                         result.add(cell);
@@ -245,8 +234,10 @@ public final class Region implements AutoCloseable {
                         skipRest = true;
                     }
                 }
-                heap.advanceTop();
-            }
+                heap.advanceTopPastColumn();
+                top = heap.top();
+                cell = top == null ? null : top.peek();
+            } while (cell != null && scratch.inRow(cell));
             scanned++;
             if (filter != null && filter.filterRow()) {
                 result.discardRow();
@@ -274,7 +265,7 @@ public final class Region implements AutoCloseable {
                 byte[] firstRow;
                 long next;
                 try {
-                    DataBlockScanner cells = new DataBlockScanner(block, key);
+                    BlockCells cells = new BlockCells(block, key);
                     firstRow = cells.hasNext() ? RowScratch.rowOf(cells.next()) : null;
                     next = file.nextDataBlockOffset(offset, block);
                 } finally {

@@ -2,6 +2,7 @@ package io.blockscope.server.region;
 
 import io.blockscope.server.cache.BlockCache;
 import io.blockscope.server.load.TableManifest;
+import io.blockscope.server.storefile.StoreFileReader;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,21 +36,7 @@ public final class Tables implements AutoCloseable {
      * @throws IOException when there is no table, or one cannot be opened (the message says which and why)
      */
     public static Tables open(Path dataDirectory, BlockCache cache) throws IOException {
-        if (!Files.isDirectory(dataDirectory)) {
-            throw new IOException("data directory " + dataDirectory + " does not exist; create a table with the load command");
-        }
-        List<Path> tableDirectories = new ArrayList<>();
-        if (Files.exists(dataDirectory.resolve(TableManifest.FILE_NAME))) {
-            tableDirectories.add(dataDirectory);
-        } else {
-            try (Stream<Path> children = Files.list(dataDirectory)) {
-                children.filter(p -> Files.exists(p.resolve(TableManifest.FILE_NAME))).sorted().forEach(tableDirectories::add);
-            }
-        }
-        if (tableDirectories.isEmpty()) {
-            throw new IOException("no table in " + dataDirectory + " (no " + TableManifest.FILE_NAME
-                    + " in it or its subdirectories); create one with: load --data " + dataDirectory + " --rows N");
-        }
+        List<Path> tableDirectories = tableDirectories(dataDirectory);
         CachedBlockSource source = new CachedBlockSource(cache);
         Map<String, Region> regions = new TreeMap<>();
         try {
@@ -65,6 +52,40 @@ public final class Tables implements AutoCloseable {
             throw e;
         }
         return new Tables(regions, source);
+    }
+
+    /** The data blocks and bytes of the tables under {@code dataDirectory}, for sizing a cache before opening them. */
+    public static CacheSizing.Footprint footprint(Path dataDirectory) throws IOException {
+        long blocks = 0;
+        long bytes = 0;
+        for (Path dir : tableDirectories(dataDirectory)) {
+            for (String name : TableManifest.read(dir).storeFiles()) {
+                try (StoreFileReader reader = StoreFileReader.open(dir.resolve(name))) {
+                    blocks += reader.info().dataBlockCount();
+                    bytes += reader.info().dataSectionBytes();
+                }
+            }
+        }
+        return new CacheSizing.Footprint(blocks, bytes);
+    }
+
+    private static List<Path> tableDirectories(Path dataDirectory) throws IOException {
+        if (!Files.isDirectory(dataDirectory)) {
+            throw new IOException("data directory " + dataDirectory + " does not exist; create a table with the load command");
+        }
+        List<Path> tableDirectories = new ArrayList<>();
+        if (Files.exists(dataDirectory.resolve(TableManifest.FILE_NAME))) {
+            tableDirectories.add(dataDirectory);
+        } else {
+            try (Stream<Path> children = Files.list(dataDirectory)) {
+                children.filter(p -> Files.exists(p.resolve(TableManifest.FILE_NAME))).sorted().forEach(tableDirectories::add);
+            }
+        }
+        if (tableDirectories.isEmpty()) {
+            throw new IOException("no table in " + dataDirectory + " (no " + TableManifest.FILE_NAME
+                    + " in it or its subdirectories); create one with: load --data " + dataDirectory + " --rows N");
+        }
+        return tableDirectories;
     }
 
     /** The table named {@code name}, or null. */

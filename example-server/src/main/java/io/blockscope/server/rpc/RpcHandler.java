@@ -86,7 +86,8 @@ final class RpcHandler extends Handler.Abstract {
             if (e instanceof HttpException http && http.getCode() >= 400 && http.getCode() < 500) {
                 // Jetty's own parse errors, e.g. bad percent-encoding in the query string
                 metrics.error(http.getCode());
-                sendError(response, callback, http.getCode(), "bad_request", "malformed request: " + http.getReason());
+                sendError(response, callback, http.getCode(), "bad_request", "malformed request (" + http.getReason()
+                        + "): check the percent-encoding of the query string, or pass keys with keyEncoding=hex");
                 return true;
             }
             metrics.error(500);

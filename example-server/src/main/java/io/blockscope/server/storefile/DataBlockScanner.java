@@ -57,9 +57,13 @@ public final class DataBlockScanner {
         if (!hasNext()) {
             throw new NoSuchElementException("no more cells in data block " + file + "@" + blockOffset);
         }
-        int length = checkedLength(position);
-        Cell cell = bufferedCells ? KeyValueCodec.decodeBuffered(data, position) : KeyValueCodec.decode(data, position);
-        position += length;
+        Cell cell;
+        try {
+            cell = bufferedCells ? KeyValueCodec.decodeBuffered(data, position) : KeyValueCodec.decode(data, position);
+        } catch (MalformedCellException e) {
+            throw malformed(position, e);
+        }
+        position += KeyValueCodec.serializedLength(cell);
         return cell;
     }
 

@@ -7,6 +7,8 @@ import io.blockscope.server.cache.BlockType;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -29,7 +31,9 @@ public final class StoreFileReader implements Closeable {
 
     private final Path path;
     private final String name;
-    private final FileChannel channel;
+    /** Replaced when a thread's interrupt closes it: see {@link #read}. */
+    private volatile FileChannel channel;
+    private volatile boolean closed;
     private final long fileSize;
     private final long trailerOffset;
     private final Trailer trailer;
@@ -239,7 +243,8 @@ public final class StoreFileReader implements Closeable {
     }
 
     @Override
-    public void close() throws IOException {
+    public synchronized void close() throws IOException {
+        closed = true;
         channel.close();
     }
 
@@ -289,12 +294,41 @@ public final class StoreFileReader implements Closeable {
         int wanted = dst.remaining();
         long at = filePosition;
         while (dst.hasRemaining()) {
-            int n = channel.read(dst, at);
+            int n = read(dst, at);
             if (n < 0) {
                 throw corrupt(blockOffset, "truncated at " + (wanted - dst.remaining()) + " of " + wanted
                         + " bytes read from file offset " + filePosition + " (the file now ends at " + channel.size() + ")");
             }
             at += n;
+        }
+    }
+
+    /**
+     * One positional read. An interrupt during a {@code FileChannel} read closes the channel for
+     * every thread (NIO's interruptible-channel rule), and servers interrupt their worker threads
+     * (on stop, on timeouts); so the interrupted thread gets its {@code ClosedByInterruptException} while the channel is reopened,
+     * and threads whose read failed only because of it retry on the new channel.
+     */
+    private int read(ByteBuffer dst, long position) throws IOException {
+        while (true) {
+            FileChannel current = channel;
+            try {
+                return current.read(dst, position);
+            } catch (ClosedByInterruptException e) {
+                reopen(current);
+                throw e;
+            } catch (ClosedChannelException e) {
+                if (closed) {
+                    throw e;
+                }
+                reopen(current);
+            }
+        }
+    }
+
+    private synchronized void reopen(FileChannel broken) throws IOException {
+        if (!closed && channel == broken) {
+            channel = FileChannel.open(path, StandardOpenOption.READ);
         }
     }
 

@@ -35,6 +35,8 @@ final class DriverJvm implements AutoCloseable {
     private final Writer stdin;
     private final List<String> output = new ArrayList<>();
     private final String description;
+    /** Output streams still being read; guarded by {@code output}. */
+    private int openPumps = 2;
 
     private DriverJvm(Process process, String description) {
         this.process = process;
@@ -142,8 +144,7 @@ final class DriverJvm implements AutoCloseable {
         }
     }
 
-    private int openPumps = 2;
-
+    /** Called with the output lock held. */
     private boolean drained() {
         return openPumps == 0;
     }

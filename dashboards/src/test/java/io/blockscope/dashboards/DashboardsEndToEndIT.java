@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The whole chain, for real: the example server (zero-copy read path) runs with the built agent, a real
  * Prometheus (Debian's package, loopback, 1 s scrape, native histograms) scrapes it with our recording
- * rules and alerts ({@code for:} shortened), and PE drives random reads plus scans through a
- * deliberately copying filter over RPC. Then:
+ * rules and alerts ({@code for:} shortened), and PE drives scans through a deliberately copying
+ * filter, then random reads, over RPC. Then:
  * <ul>
  *   <li>BlockscopeHotCopyPath fires with {@code site} naming the copying filter class;</li>
  *   <li>every expression of both dashboards, taken from their JSON, returns data.</li>
@@ -32,7 +32,9 @@ class DashboardsEndToEndIT {
 
     private static final String FILTER = "io.blockscope.dashboards.e2e.CopyingValueFilter";
     private static final Pattern LISTENING = Pattern.compile("blockscope-example-server listening on (http://\\S+)");
+    /** Scans through the copying filter: long enough for the 1 minute copy rate to pass 4 MiB/s. */
     private static final Duration LOAD = Duration.ofSeconds(25);
+    private static final Duration READS = Duration.ofSeconds(8);
 
     @Test
     void dashboardsShowDataAndTheHotCopyAlertNamesTheFilter(@TempDir Path dir) throws Exception {
@@ -49,9 +51,10 @@ class DashboardsEndToEndIT {
         RuleFile.alerts().writeWithFor(alerts, f -> "1s");
 
         try (ChildProcess server = ChildProcess.start("example-server", List.of(java, "-Xmx256m",
-                        // Track every checkout and count holds over 20 ms as (age) leaks, so the leak panels
-                        // get series; sample copies often so sites show up within seconds.
-                        "-javaagent:" + agentJar + "=" + target + ",leak.sample=1,leak.age=20ms,copy.sample=64",
+                        // Track every checkout and count any checkout older than 1 ms at a scrape as an (age)
+                        // leak: a scan in progress always has one, so the leak panels get series. Sample
+                        // copies often so sites show up within seconds.
+                        "-javaagent:" + agentJar + "=" + target + ",leak.sample=1,leak.age=1ms,copy.sample=64",
                         "-cp", classPath, "io.blockscope.server.cli.Main", "serve", "--rows", "20000", "--port", "0",
                         "--deploy", "cbc-offheap", "--read-path", "zero-copy"),
                 dir.resolve("server.log"), LISTENING)) {
@@ -61,18 +64,20 @@ class DashboardsEndToEndIT {
                 assertTrue(PrometheusServer.await(Duration.ofSeconds(30), () -> prometheus.query("up{job=\"blockscope\"} == 1").size() == 1),
                         "Prometheus cannot scrape the agent at " + target + ": " + prometheus.query("up") + "\n" + server.tail());
                 Instant loadStart = Instant.now();
-                try (ChildProcess reads = pe(java, classPath, url, dir, "reads", "randomRead", null);
-                     ChildProcess scans = pe(java, classPath, url, dir, "scans", "scanRange", "class:" + FILTER)) {
-
+                // One PE at a time: each checks at its end that the server holds no block references.
+                try (ChildProcess scans = pe(java, classPath, url, dir, "scans", "scanRange", LOAD, "class:" + FILTER)) {
                     assertTrue(PrometheusServer.await(LOAD.plusSeconds(30), () -> hotCopySites(prometheus).contains(FILTER)),
                             "BlockscopeHotCopyPath did not fire naming " + FILTER + "; firing sites " + hotCopySites(prometheus)
                                     + ", top copy sites " + prometheus.query("topk(3, instance_site:blockscope_copy_site_bytes:rate1m)")
                                     + "\nscans:\n" + scans.tail() + "\nserver:\n" + server.tail());
-
                     System.out.println("[e2e] BlockscopeHotCopyPath firing after " + Duration.between(loadStart, Instant.now()).toSeconds()
                             + " s of load, site " + hotCopySites(prometheus));
-                    assertEquals(0, scans.awaitExit(LOAD.plusSeconds(60)), "PE scans failed:\n" + scans.tail());
-                    assertEquals(0, reads.awaitExit(Duration.ofSeconds(60)), "PE reads failed:\n" + reads.tail());
+                    int scansExit = scans.awaitExit(LOAD.plusSeconds(60));
+                    assertEquals(0, scansExit, "PE scans exited with " + scansExit + ":\n" + scans.tail());
+                }
+                try (ChildProcess reads = pe(java, classPath, url, dir, "reads", "randomRead", READS, null)) {
+                    int readsExit = reads.awaitExit(READS.plusSeconds(60));
+                    assertEquals(0, readsExit, "PE reads exited with " + readsExit + ":\n" + reads.tail());
                 }
                 assertEveryDashboardQueryReturnsData(prometheus, target, loadStart);
             }
@@ -117,10 +122,10 @@ class DashboardsEndToEndIT {
         return sites.stream().map(s -> s.replaceAll("\\.[^.]+(:\\d+)?$", "")).toList();
     }
 
-    private static ChildProcess pe(String java, String classPath, String url, Path dir, String name, String workload, String filter)
-            throws Exception {
+    private static ChildProcess pe(String java, String classPath, String url, Path dir, String name, String workload, Duration duration,
+            String filter) throws Exception {
         List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", classPath, "io.blockscope.server.cli.Main", "pe",
-                "--target", url, "--workload", workload, "--threads", "1", "--duration", LOAD.toSeconds() + "s",
+                "--target", url, "--workload", workload, "--threads", "1", "--duration", duration.toSeconds() + "s",
                 "--rounds", "1", "--warmup", "0s", "--no-progress"));
         if (filter != null) {
             command.addAll(List.of("--filter", filter));

@@ -31,16 +31,16 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        // Jetty logs through SLF4J; with no provider on the class path SLF4J would print a
-        // three-line warning at every start. Our own messages go to stderr directly.
-        if (System.getProperty("slf4j.internal.verbosity") == null) {
-            System.setProperty("slf4j.internal.verbosity", "ERROR");
-        }
         System.exit(execute(args));
     }
 
     /** Runs one command line; returns the exit status. */
     public static int execute(String... args) {
+        // Jetty logs through SLF4J; with no provider on the class path SLF4J would print a
+        // three-line warning at every start. Our own messages go to stderr directly.
+        if (System.getProperty("slf4j.internal.verbosity") == null) {
+            System.setProperty("slf4j.internal.verbosity", "ERROR");
+        }
         CommandLine cli = new CommandLine(new Main());
         cli.setExecutionExceptionHandler(Main::report);
         try {

@@ -3,7 +3,7 @@ package io.blockscope.server.config;
 import java.time.Duration;
 import java.util.Locale;
 
-/** Parses durations such as {@code 500ms}, {@code 20s}, {@code 2m}, {@code 1h}. */
+/** Parses durations such as {@code 500ms}, {@code 20s}, {@code 2m}, {@code 1h} (and {@code us}, {@code ns} for tests). */
 public final class Durations {
 
     private Durations() {
@@ -12,6 +12,12 @@ public final class Durations {
     public static Duration parse(String text) {
         String t = text.trim().toLowerCase(Locale.ROOT);
         try {
+            if (t.endsWith("ns")) {
+                return Duration.ofNanos(positive(t.substring(0, t.length() - 2)));
+            }
+            if (t.endsWith("us")) {
+                return Duration.ofNanos(positive(t.substring(0, t.length() - 2)) * 1000);
+            }
             if (t.endsWith("ms")) {
                 return Duration.ofMillis(positive(t.substring(0, t.length() - 2)));
             }
@@ -48,6 +54,9 @@ public final class Durations {
 
     /** A short human form: "20s", "500ms", "1.5s". */
     public static String format(Duration d) {
+        if (d.toNanos() % 1_000_000 != 0) {
+            return d.toNanos() + "ns";
+        }
         long ms = d.toMillis();
         if (ms % 1000 != 0) {
             return ms < 1000 ? ms + "ms" : (ms / 1000.0) + "s";

@@ -67,15 +67,15 @@ public final class RpcClient {
     }
 
     public Reply multiGet(String table, List<byte[]> rows, boolean decode) throws IOException {
-        ObjectNode body = RpcHandler.MAPPER.createObjectNode();
+        ObjectNode body = Json.MAPPER.createObjectNode();
         body.put("keyEncoding", "base64");
         ArrayNode array = body.putArray("rows");
         for (byte[] row : rows) {
             array.add(Base64.getEncoder().encodeToString(row));
         }
         HttpRequest request = HttpRequest.newBuilder(base.resolve(path(table, "multiget"))).timeout(timeout)
-                .header("Content-Type", RpcHandler.JSON_TYPE)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(RpcHandler.MAPPER.writeValueAsBytes(body))).build();
+                .header("Content-Type", Json.CONTENT_TYPE)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(body))).build();
         return send(request, decode);
     }
 
@@ -120,7 +120,7 @@ public final class RpcClient {
         if (response.statusCode() != 200) {
             throw new RpcClientException(response.statusCode(), new String(response.body(), StandardCharsets.UTF_8));
         }
-        return RpcHandler.MAPPER.readTree(response.body());
+        return Json.MAPPER.readTree(response.body());
     }
 
     /** Sends any request and returns status and body as text: for tests of error responses. */

@@ -1,6 +1,5 @@
 package io.blockscope.server.rpc;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -45,8 +44,8 @@ final class RpcHandler extends Handler.Abstract {
     private static final Set<String> MULTIGET_PARAMS = Set.of("row", "keyEncoding", "format");
     private static final Set<String> SCAN_PARAMS = Set.of("start", "stop", "limit", "filter", "maxBytes", "continuation",
             "keyEncoding", "format");
-    static final String JSON_TYPE = "application/json";
-    static final ObjectMapper MAPPER = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    private static final String JSON_TYPE = Json.CONTENT_TYPE;
+    private static final ObjectMapper MAPPER = Json.MAPPER;
 
     private final Tables tables;
     private final RpcLimits limits;

@@ -10,8 +10,7 @@ import io.blockscope.server.cache.BlockCache;
 import io.blockscope.server.cache.CacheDeploy;
 import io.blockscope.server.cache.ReadPathMode;
 import io.blockscope.server.cell.ArrayCell;
-import io.blockscope.server.cell.Cell;
-import io.blockscope.server.filter.Filter;
+import io.blockscope.server.filter.EvenRowsFilter;
 import io.blockscope.server.filter.FilterSpec;
 import io.blockscope.server.filter.ValueSampleFilter;
 import io.blockscope.server.load.TableManifest;
@@ -277,26 +276,5 @@ class RegionReadTest {
     private static ScanSpec range(long from, long to, FilterSpec filter) {
         return new ScanSpec(TableSpec.rowKey(from), TableSpec.rowKey(to), filter, Integer.MAX_VALUE, Long.MAX_VALUE,
                 CellBlock::encodedLength);
-    }
-
-    /** A custom filter loaded by class name: keeps rows whose number is even. */
-    public static final class EvenRowsFilter implements Filter {
-        private boolean keep;
-        private boolean first;
-
-        @Override
-        public void startRow() {
-            first = true;
-        }
-
-        @Override
-        public Decision filterCell(Cell cell) {
-            if (first) {
-                first = false;
-                byte[] row = RowScratch.rowOf(cell);
-                keep = (row[row.length - 1] - '0') % 2 == 0;
-            }
-            return keep ? Decision.INCLUDE : Decision.NEXT_ROW;
-        }
     }
 }

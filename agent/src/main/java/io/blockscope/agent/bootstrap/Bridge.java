@@ -31,13 +31,23 @@ public final class Bridge {
         sink = newSink;
     }
 
-    /** A {@code getBlock} call of tier {@code tier} that returned {@code block} (null: a miss). */
-    public static void blockGet(int tier, Object block) {
+    /**
+     * A {@code getBlock} call of tier {@code tier} that returned {@code block} (null: a miss).
+     * {@code counted} is false for lookups the cache itself leaves out of its statistics (a repeat
+     * lookup right after caching a block): not a lookup, but a block it hands out is still a
+     * checkout that must be returned.
+     */
+    public static void blockGet(int tier, boolean counted, Object block) {
         if (block == null) {
-            Counters.MISSES[tier].increment();
+            if (counted) {
+                Counters.MISSES[tier].increment();
+            }
             return;
         }
-        Counters.HITS[tier].increment();
+        if (counted) {
+            Counters.HITS[tier].increment();
+        }
+        Counters.CHECKOUTS[tier].increment();
         int rate = checkoutSample;
         if (rate > 0 && (rate == 1 || ThreadLocalRandom.current().nextInt(rate) == 0)) {
             sink.checkout(tier, block);

@@ -17,7 +17,10 @@ public final class Counters {
     public static final int MAX_COMPONENTS = 8;
     public static final int MAX_PROBES = 64;
 
+    /** Hits the cache counts as lookups (its metrics flag set): {@code gets_total{result="hit"}}. */
     public static final LongAdder[] HITS = adders(MAX_TIERS);
+    /** Every call that handed out a block, counted or not: what {@link #RETURNS} must catch up with. */
+    public static final LongAdder[] CHECKOUTS = adders(MAX_TIERS);
     public static final LongAdder[] MISSES = adders(MAX_TIERS);
     public static final LongAdder[] RETURNS = adders(MAX_TIERS);
     public static final LongAdder[] COPIES = adders(MAX_COMPONENTS);

@@ -18,9 +18,10 @@ final class Advices {
 
     static final class BlockGet {
         @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@TierId int tier, @ProbeCondition boolean when, @ProbeValue Object block) {
+        static void exit(@TierId int tier, @ProbeCondition boolean when, @ProbeCounted boolean counted,
+                         @ProbeValue Object block) {
             if (when) {
-                Bridge.blockGet(tier, block);
+                Bridge.blockGet(tier, counted, block);
             }
         }
     }

@@ -157,6 +157,9 @@ public final class Instrumenter {
                 mapping = probe.when() == null
                         ? mapping.bind(ProbeCondition.class, true)
                         : mapping.bind(ProbeCondition.class, new ValueMapping(probe.when(), boolean.class));
+                mapping = probe.counted() == null
+                        ? mapping.bind(ProbeCounted.class, true)
+                        : mapping.bind(ProbeCounted.class, new ValueMapping(probe.counted(), boolean.class));
                 Advice advice = mapping.to(adviceClass()).withExceptionHandler(countErrors(index));
                 out = out.visit(advice.on(methods.and(entry.getValue())));
             }

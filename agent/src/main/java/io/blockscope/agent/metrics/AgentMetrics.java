@@ -100,13 +100,14 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
                 .help("Hits not yet returned: hits minus returns. Must come back to zero when idle.");
         for (int t = 0; t < tiers.size(); t++) {
             String tier = tiers.get(t);
-            // returns before hits: every return follows its hit, so this order never shows a negative count
+            // returns before checkouts: every return follows its checkout, so this order never shows
+            // a negative count
             long returned = Counters.RETURNS[t].sum();
-            long hits = Counters.HITS[t].sum();
-            gets.dataPoint(counter(hits, "tier", tier, "result", "hit"));
+            long checkouts = Counters.CHECKOUTS[t].sum();
+            gets.dataPoint(counter(Counters.HITS[t].sum(), "tier", tier, "result", "hit"));
             gets.dataPoint(counter(Counters.MISSES[t].sum(), "tier", tier, "result", "miss"));
             returns.dataPoint(counter(returned, "tier", tier));
-            outstanding.dataPoint(gauge(hits - returned, "tier", tier));
+            outstanding.dataPoint(gauge(checkouts - returned, "tier", tier));
         }
         out.add(gets.build());
         out.add(returns.build());

@@ -9,6 +9,9 @@ import java.util.Map;
  *
  * @param when              a boolean value; when present the probe counts only calls where it is
  *                          true (e.g. {@code this.isSharedMem()}); null counts every call
+ * @param counted           block-get only: a boolean value saying whether the lookup counts in
+ *                          {@code gets_total} (e.g. the cache's own metrics flag); null counts all.
+ *                          A block handed out by an uncounted lookup is still a checkout.
  * @param tierByType        tier label by class name, looked up along the instrumented class's
  *                          superclasses; {@code tier} applies when none matches
  * @param componentByMethod copy component by method name; {@code component} applies when none matches
@@ -20,6 +23,7 @@ public record ProbeSpec(
         List<MethodSpec> methods,
         ValueRef value,
         ValueRef when,
+        ValueRef counted,
         Map<String, String> tierByType,
         String tier,
         Map<String, Component> componentByMethod,

@@ -27,7 +27,7 @@ public final class ProfileParser {
 
     private static final Set<String> PROFILE_FIELDS = Set.of("name", "description", "detect", "siteSkip", "probes");
     private static final Set<String> PROBE_FIELDS = Set.of(
-            "name", "kind", "types", "methods", "value", "when", "tier", "component", "occupancy");
+            "name", "kind", "types", "methods", "value", "when", "counted", "tier", "component", "occupancy");
     private static final Set<String> OCCUPANCY_FIELDS = Set.of(
             "capacity", "used", "wasted", "allocationFailures", "readPathMode", "sizeClasses", "sizeClass");
     private static final Set<String> SIZE_CLASS_FIELDS = Set.of("itemSize", "usedSlots", "freeSlots", "usedBytes", "freeBytes");
@@ -105,6 +105,8 @@ public final class ProfileParser {
         ValueRef value = valueText == null ? defaultValue(kind, where) : parsed(valueText, ValueRef::parse, where + ": value");
         String whenText = text(node, "when", where, false);
         ValueRef when = whenText == null ? null : parsed(whenText, ValueRef::parse, where + ": when");
+        String countedText = text(node, "counted", where, false);
+        ValueRef counted = countedText == null ? null : parsed(countedText, ValueRef::parse, where + ": counted");
 
         Map<String, String> tierByType = new LinkedHashMap<>();
         String tier = null;
@@ -132,6 +134,7 @@ public final class ProfileParser {
         forbid(node, kind != ProbeKind.COPY, "component", where, kind);
         forbid(node, kind != ProbeKind.OCCUPANCY, "occupancy", where, kind);
         forbid(node, kind == ProbeKind.OCCUPANCY, "when", where, kind);
+        forbid(node, kind != ProbeKind.BLOCK_GET, "counted", where, kind);
         if (kind == ProbeKind.COPY) {
             for (MethodSpec method : methods) {
                 if (!componentByMethod.containsKey(method.name()) && component == null) {
@@ -140,7 +143,7 @@ public final class ProfileParser {
                 }
             }
         }
-        return new ProbeSpec(name, kind, types, methods, value, when, tierByType, tier, componentByMethod, component, occupancy);
+        return new ProbeSpec(name, kind, types, methods, value, when, counted, tierByType, tier, componentByMethod, component, occupancy);
     }
 
     private static ValueRef defaultValue(ProbeKind kind, String where) {

@@ -51,16 +51,18 @@ class BridgeTest {
     void countsHitsMissesReturnsAndCopiesOnTheirStripes() {
         Bridge.install(sink, 0, 0);
         long hits = Counters.HITS[3].sum();
+        long checkedOut = Counters.CHECKOUTS[3].sum();
         long misses = Counters.MISSES[3].sum();
         long returned = Counters.RETURNS[3].sum();
         long copied = Counters.COPY_BYTES[2].sum();
-        Bridge.blockGet(3, new Object());
-        Bridge.blockGet(3, null);
-        Bridge.blockGet(3, null);
+        Bridge.blockGet(3, true, new Object());
+        Bridge.blockGet(3, true, null);
+        Bridge.blockGet(3, true, null);
         Bridge.blockReturn(3, new Object());
         Bridge.copied(0, 2, 100);
         Bridge.copied(0, 2, 28);
         assertEquals(hits + 1, Counters.HITS[3].sum());
+        assertEquals(checkedOut + 1, Counters.CHECKOUTS[3].sum());
         assertEquals(misses + 2, Counters.MISSES[3].sum());
         assertEquals(returned + 1, Counters.RETURNS[3].sum());
         assertEquals(copied + 128, Counters.COPY_BYTES[2].sum());
@@ -68,14 +70,27 @@ class BridgeTest {
     }
 
     @Test
+    void anUncountedLookupIsNoGetButItsBlockIsACheckout() {
+        Bridge.install(sink, 0, 0);
+        long hits = Counters.HITS[4].sum();
+        long misses = Counters.MISSES[4].sum();
+        long checkedOut = Counters.CHECKOUTS[4].sum();
+        Bridge.blockGet(4, false, new Object());
+        Bridge.blockGet(4, false, null);
+        assertEquals(hits, Counters.HITS[4].sum());
+        assertEquals(misses, Counters.MISSES[4].sum());
+        assertEquals(checkedOut + 1, Counters.CHECKOUTS[4].sum());
+    }
+
+    @Test
     void samplingRateOneSendsEverythingAndReturnsAreMatchedWhileTracking() {
         Bridge.install(sink, 1, 1);
         for (int i = 0; i < 100; i++) {
-            Bridge.blockGet(0, new Object());
+            Bridge.blockGet(0, true, new Object());
             Bridge.blockReturn(0, new Object());
             Bridge.copied(1, 0, 10);
         }
-        Bridge.blockGet(0, null); // a miss is never a checkout
+        Bridge.blockGet(0, true, null); // a miss is never a checkout
         assertEquals(100, checkouts.get());
         assertEquals(100, copies.get());
         assertEquals(100, returns.get());
@@ -87,7 +102,7 @@ class BridgeTest {
         int calls = 1 << 20;
         Object block = new Object();
         for (int i = 0; i < calls; i++) {
-            Bridge.blockGet(1, block);
+            Bridge.blockGet(1, true, block);
             Bridge.copied(1, 1, 1);
         }
         // binomial: mean calls/N, standard deviation about sqrt(calls/N); allow 6 of them

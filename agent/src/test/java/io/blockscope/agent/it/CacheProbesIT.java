@@ -97,6 +97,9 @@ class CacheProbesIT {
 
             Scrape last = Scrape.of(port);
             assertTrue(last.seriesCount("blockscope_") < 500, "series: " + last.seriesCount("blockscope_"));
+            for (String name : agentMetricNames()) {
+                assertTrue(last.text().contains("# TYPE " + name + " "), name + " missing from the scrape");
+            }
             child.command("exit");
             assertEquals(0, child.waitFor(), child.transcript());
         }
@@ -201,6 +204,22 @@ class CacheProbesIT {
             }
         }
         return out;
+    }
+
+    /** The names docs/metrics.md gives for the agent: its sections marked (agent...) and Agent health. */
+    private static List<String> agentMetricNames() throws Exception {
+        Path doc = Path.of(System.getProperty("basedir", "."), "..", "docs", "metrics.md");
+        List<String> names = new ArrayList<>();
+        boolean agentSection = false;
+        for (String line : Files.readAllLines(doc)) {
+            if (line.startsWith("## ")) {
+                agentSection = line.contains("(agent") || line.contains("Agent health");
+            } else if (agentSection && line.startsWith("| `blockscope_")) {
+                names.add(line.substring(3, line.indexOf('`', 3)));
+            }
+        }
+        assertTrue(names.size() >= 18, "agent metric names in " + doc + ": " + names);
+        return names;
     }
 
     /** jfr print shows each sampled copy with the filter's frame on its stack. */

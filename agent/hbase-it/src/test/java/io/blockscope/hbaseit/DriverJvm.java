@@ -105,6 +105,10 @@ final class DriverJvm implements AutoCloseable {
         return process.exitValue();
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     /** The agent's scrape endpoint, as its startup line announced it. */
     URI metricsUri() {
         return agentLine(METRICS_URL).map(m -> URI.create(m.group(1)))

@@ -43,6 +43,7 @@ public final class Main implements Runnable {
         }
         CommandLine cli = new CommandLine(new Main());
         cli.setExecutionExceptionHandler(Main::report);
+        cli.setParameterExceptionHandler(Main::usageError);
         try {
             applyConfigFile(cli, args);
         } catch (IllegalArgumentException e) {
@@ -65,6 +66,16 @@ public final class Main implements Runnable {
                 return;
             }
         }
+    }
+
+    /** A bad command line: the message and where to find the options, not the whole usage text. */
+    private static int usageError(CommandLine.ParameterException e, String[] args) {
+        CommandLine cli = e.getCommandLine();
+        PrintWriter err = cli.getErr();
+        err.println("error: " + e.getMessage());
+        String name = cli.getCommandSpec().qualifiedName();
+        err.println("Run '" + name + " --help' for the options.");
+        return USAGE;
     }
 
     /** Errors the user can fix get one line; anything else a stack trace too. */

@@ -46,7 +46,7 @@ final class InProcessTarget implements ReadTarget {
 
     @Override
     public String readPath() {
-        return config.readPathMode().label();
+        return CacheDescription.readPath(cache);
     }
 
     @Override

@@ -45,6 +45,21 @@ public final class PeRunner {
         return run(settings, targets, outputs);
     }
 
+    /**
+     * The target's outstanding references once they reach zero, or after five seconds: a server
+     * gives a response's blocks back only when Jetty reports the write done, a moment after the
+     * client has read it.
+     */
+    private static long awaitNoOutstandingReferences(ReadTarget target) throws Exception {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        long outstanding = target.outstandingBlockReferences();
+        while (outstanding != 0 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            outstanding = target.outstandingBlockReferences();
+        }
+        return outstanding;
+    }
+
     private static int run(PeSettings settings, List<ReadTarget> targets, Outputs outputs) throws Exception {
         PrintStream out = outputs.out();
         List<List<StepMeasurement>> steps = new ArrayList<>();
@@ -70,7 +85,7 @@ public final class PeRunner {
         out.flush();
         int status = 0;
         for (ReadTarget target : targets) {
-            long outstanding = target.outstandingBlockReferences();
+            long outstanding = awaitNoOutstandingReferences(target);
             if (outstanding != 0) {
                 outputs.err().println("[pe] ERROR: " + target.label() + " still has " + outstanding
                         + " block references outstanding after the run: a leak");

@@ -15,8 +15,9 @@ interface ReadTarget extends AutoCloseable {
     /** The server URL for an RPC target, null in-process. */
     String url();
 
+    /** {@code zero-copy/cbc-offheap}; just the deploy for deploys without an L2 (no read-path choice). */
     default String label() {
-        return readPath() + "/" + deploy();
+        return readPath().equals("n/a") ? deploy() : readPath() + "/" + deploy();
     }
 
     /** Rows in the table the workloads read. */

@@ -1,6 +1,7 @@
 package io.blockscope.server.bench;
 
 import io.blockscope.server.buffer.ByteBuff;
+import io.blockscope.server.buffer.ByteBuffers;
 import io.blockscope.server.cache.Block;
 import io.blockscope.server.cache.BlockCacheKey;
 import io.blockscope.server.cache.BlockType;
@@ -56,6 +57,7 @@ public class RowCompareBenchmark {
     private ArrayCell arrayCell;
 
     private DataBlockScanner blockScanner;
+    private ByteBuffer directBlock;
     private byte[] lastRowInBlock;
 
     @Setup
@@ -94,6 +96,7 @@ public class RowCompareBenchmark {
             cells++;
         }
         ByteBuffer direct = ByteBuffer.allocateDirect(length).put(0, block, 0, length);
+        directBlock = direct;
         blockScanner = new DataBlockScanner(new Block(BlockType.DATA, ByteBuff.wrap(direct), Block.MemoryType.SHARED),
                 new BlockCacheKey("bench", 0));
     }
@@ -183,6 +186,43 @@ public class RowCompareBenchmark {
     public boolean seekThroughDirectBlock() throws CorruptStoreFileException {
         blockScanner.rewind();
         return blockScanner.seekToRow(lastRowInBlock);
+    }
+
+    /**
+     * The same seek as {@link #seekThroughDirectBlock} reduced to its row compares on the raw
+     * buffer: with {@code ByteBuffers} (per-thread views) ...
+     */
+    @Benchmark
+    public int seekLoopByteBuffers() {
+        ByteBuffer b = directBlock;
+        byte[] row = lastRowInBlock;
+        int at = 0;
+        while (at < b.capacity()) {
+            if (ByteBuffers.compare(b, at + 12, b.getShort(at + 10), row, 0, row.length) >= 0) {
+                return at;
+            }
+            at += cellLength(b, at);
+        }
+        return at;
+    }
+
+    /** ... and with a {@code slice()} view per side and compare. */
+    @Benchmark
+    public int seekLoopSliceViews() {
+        ByteBuffer b = directBlock;
+        byte[] row = lastRowInBlock;
+        int at = 0;
+        while (at < b.capacity()) {
+            if (SliceViews.compare(b, at + 12, b.getShort(at + 10), row, 0, row.length) >= 0) {
+                return at;
+            }
+            at += cellLength(b, at);
+        }
+        return at;
+    }
+
+    private static int cellLength(ByteBuffer b, int at) {
+        return 10 + b.getInt(at) + b.getInt(at + 4) + (b.getShort(at + 8) & 0xFFFF);
     }
 
     /** The slice-per-compare variant of {@code ByteBuffers} and {@code CellComparator}, for comparison only. */

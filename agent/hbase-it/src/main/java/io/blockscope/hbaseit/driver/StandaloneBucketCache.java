@@ -27,7 +27,7 @@ final class StandaloneBucketCache implements AutoCloseable {
     /** Room for every default size class (4 KB + 1 KB .. 512 KB + 1 KB) plus spare buckets. */
     static final long CAPACITY_BYTES = 64L << 20;
     private static final int BLOCK_SIZE = 64 << 10;
-    private static final long WRITE_TIMEOUT_NANOS = 10_000_000_000L;
+    private static final long WRITE_TIMEOUT_NANOS = 30_000_000_000L;
 
     private final BucketCache cache;
     private final Map<?, ?> backingMap;
@@ -58,7 +58,7 @@ final class StandaloneBucketCache implements AutoCloseable {
         long deadline = System.nanoTime() + WRITE_TIMEOUT_NANOS;
         while (!backingMap.containsKey(key) || inRamCache(key)) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("block " + key + " not written to the bucket cache within 10 s");
+                throw new IllegalStateException("block " + key + " not written to the bucket cache within 30 s");
             }
             Thread.sleep(1);
         }

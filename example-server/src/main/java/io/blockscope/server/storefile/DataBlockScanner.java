@@ -1,6 +1,8 @@
 package io.blockscope.server.storefile;
 
 import io.blockscope.server.buffer.ByteBuff;
+import io.blockscope.server.buffer.ByteBuffers;
+import io.blockscope.server.buffer.RangeComparer;
 import io.blockscope.server.cache.Block;
 import io.blockscope.server.cache.BlockCacheKey;
 import io.blockscope.server.cache.BlockType;
@@ -74,16 +76,17 @@ public final class DataBlockScanner {
      * @return false when every cell of the block sorts before {@code row} (the cursor is then at the end)
      */
     public boolean seekToRow(byte[] row, int offset, int length) throws CorruptStoreFileException {
+        RangeComparer comparer = ByteBuffers.comparer(); // once per seek, not once per cell
         int at = 0;
         if (hasNext()) {
             checkedLength(position);
-            if (compareRowAt(position, row, offset, length) < 0) {
+            if (compareRowAt(comparer, position, row, offset, length) < 0) {
                 at = position; // everything before the cursor sorts before row too
             }
         }
         while (at < data.capacity()) {
             int cellLength = checkedLength(at);
-            if (compareRowAt(at, row, offset, length) >= 0) {
+            if (compareRowAt(comparer, at, row, offset, length) >= 0) {
                 position = at;
                 return true;
             }
@@ -108,9 +111,9 @@ public final class DataBlockScanner {
     }
 
     /** Compares the row of the cell at {@code at}, whose header {@link #checkedLength} vouched for. */
-    private int compareRowAt(int at, byte[] row, int offset, int length) {
+    private int compareRowAt(RangeComparer comparer, int at, byte[] row, int offset, int length) {
         int rowLength = data.getShort(at + KeyValueFormat.ROW_LENGTH_OFFSET);
-        return ByteBuff.compareTo(data, at + KeyValueFormat.ROW_OFFSET, rowLength, row, offset, length);
+        return comparer.compare(data, at + KeyValueFormat.ROW_OFFSET, rowLength, row, offset, length);
     }
 
     private int checkedLength(int at) throws CorruptStoreFileException {

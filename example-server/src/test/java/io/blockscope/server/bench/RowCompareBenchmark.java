@@ -2,6 +2,7 @@ package io.blockscope.server.bench;
 
 import io.blockscope.server.buffer.ByteBuff;
 import io.blockscope.server.buffer.ByteBuffers;
+import io.blockscope.server.buffer.RangeComparer;
 import io.blockscope.server.cache.Block;
 import io.blockscope.server.cache.BlockCacheKey;
 import io.blockscope.server.cache.BlockType;
@@ -190,7 +191,7 @@ public class RowCompareBenchmark {
 
     /**
      * The same seek as {@link #seekThroughDirectBlock} reduced to its row compares on the raw
-     * buffer: with {@code ByteBuffers} (per-thread views) ...
+     * buffer: with {@code ByteBuffers} (a thread-local lookup per compare) ...
      */
     @Benchmark
     public int seekLoopByteBuffers() {
@@ -199,6 +200,22 @@ public class RowCompareBenchmark {
         int at = 0;
         while (at < b.capacity()) {
             if (ByteBuffers.compare(b, at + 12, b.getShort(at + 10), row, 0, row.length) >= 0) {
+                return at;
+            }
+            at += cellLength(b, at);
+        }
+        return at;
+    }
+
+    /** ... with this thread's {@code RangeComparer}, fetched once per seek as DataBlockScanner does ... */
+    @Benchmark
+    public int seekLoopRangeComparer() {
+        ByteBuffer b = directBlock;
+        byte[] row = lastRowInBlock;
+        RangeComparer comparer = ByteBuffers.comparer();
+        int at = 0;
+        while (at < b.capacity()) {
+            if (comparer.compare(b, at + 12, b.getShort(at + 10), row, 0, row.length) >= 0) {
                 return at;
             }
             at += cellLength(b, at);

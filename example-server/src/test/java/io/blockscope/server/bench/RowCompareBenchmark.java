@@ -29,8 +29,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Row compares: the seed's experiment (two equal 135-byte keys, on heap arrays and in direct
  * buffers), vectorized JDK mismatch against a naive byte loop; then the same compares the way the
- * read path makes them (cell against cell, seek key against a row in a 64 KB direct block) to check
- * with {@code -prof gc} that the {@code slice()} views inside {@code ByteBuffers} never reach the heap.
+ * read path makes them (cell against cell, seek key against a row in a 64 KB direct block), checked
+ * with {@code -prof gc} for allocation, with the reusable views of {@code RangeComparer} A/B'd
+ * against a {@code slice()} view per side (the variant that allocates when C2 does not remove it).
  *
  * <pre>example-server/jmh.sh RowCompare -f 1 -wi 2 -i 3 -prof gc</pre>
  */

@@ -2,6 +2,7 @@ package io.blockscope.server.buffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
@@ -145,6 +146,36 @@ class ByteBuffCompareTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void aComparerFollowsWhicheverBuffersItIsGiven() {
+        RangeComparer comparer = new RangeComparer();
+        ByteBuffer x = ByteBuffer.allocateDirect(16).put(0, "aaaaXbbbbbbbbbbb".getBytes());
+        ByteBuffer y = ByteBuffer.allocateDirect(16).put(0, "aaaaYbbbbbbbbbbb".getBytes());
+        byte[] arrayX = "aaaaXbbb".getBytes();
+        for (int round = 0; round < 3; round++) {
+            assertTrue(comparer.compare(x, 0, 8, y, 0, 8) < 0);
+            assertTrue(comparer.compare(y, 0, 8, x, 0, 8) > 0);
+            assertEquals(0, comparer.compare(x, 0, 8, arrayX, 0, 8));
+            assertTrue(comparer.compare(y, 0, 8, arrayX, 0, 8) > 0);
+            assertEquals(0, comparer.compare(x, 5, 4, y, 5, 4), "the tails are equal");
+            assertEquals(4, comparer.mismatch(x, 0, y, 0, 16));
+            assertTrue(comparer.compare(TestBuffers.straddling("aaaaYbbb".getBytes(), 5), 0, 8, arrayX, 0, 8) > 0);
+        }
+        assertEquals(0, x.position(), "the caller's buffers never move");
+        assertEquals(16, x.limit());
+    }
+
+    @Test
+    void rangesOutsideABufferAreRejected() {
+        ByteBuffer direct = ByteBuffer.allocateDirect(8);
+        byte[] array = new byte[8];
+        assertThrows(IndexOutOfBoundsException.class, () -> ByteBuffers.compare(direct, 4, 5, array, 0, 5));
+        assertThrows(IndexOutOfBoundsException.class, () -> ByteBuffers.compare(direct, -1, 2, array, 0, 2));
+        assertThrows(IndexOutOfBoundsException.class, () -> ByteBuffers.compare(direct, 0, 2, array, 7, 2));
+        assertThrows(IndexOutOfBoundsException.class, () -> ByteBuffers.mismatch(direct, 0, direct, 1, 8));
+        assertEquals(0, ByteBuffers.compare(direct, 0, 8, array, 0, 8), "the comparer still works afterwards");
     }
 
     /** Two arrays that share a random-length prefix, then differ (or not) at a random byte. */

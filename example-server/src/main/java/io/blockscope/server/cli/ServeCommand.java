@@ -94,62 +94,67 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         RpcLimits limits = new RpcLimits(maxRequestBytes, maxMultiGet, maxScanRows, maxResponseBytes, requestTimeout, idleTimeout);
-        Path temporary = null;
-        Path dataDirectory;
         if (source != null && source.data != null) {
-            dataDirectory = source.data;
-        } else {
-            long rows = source != null && source.rows != null ? source.rows : 0;
-            if (rows <= 0) {
-                throw new IllegalArgumentException("give --data DIR (a directory made by load) or --rows N (a temporary table)");
-            }
-            temporary = Files.createTempDirectory("blockscope-serve-");
-            dataDirectory = temporary;
+            return serve(source.data, limits);
+        }
+        long rows = source != null && source.rows != null ? source.rows : 0;
+        if (rows <= 0) {
+            throw new IllegalArgumentException("give --data DIR (a directory made by load) or --rows N (a temporary table)");
+        }
+        Path temporary = Files.createTempDirectory("blockscope-serve-");
+        // Deleted when serve returns (a failed start) and by the shutdown hook (the normal end).
+        Thread cleanup = new Thread(() -> TempDirectories.deleteRecursively(temporary), "serve-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+        try {
+            table.load(temporary, rows, System.err);
+            return serve(temporary, limits);
+        } finally {
+            TempDirectories.deleteRecursively(temporary);
             try {
-                table.load(dataDirectory, rows, System.err);
-            } catch (Exception | Error e) {
-                TempDirectories.deleteRecursively(temporary);
-                throw e;
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException shuttingDown) {
+                // the JVM is exiting: the hook runs anyway
             }
         }
+    }
+
+    /** Opens the tables of {@code dataDirectory} and serves them until the JVM is told to stop. */
+    private int serve(Path dataDirectory, RpcLimits limits) throws Exception {
         CacheConfig cacheConfig = cache.config(cache.deploy, cache.readPath, Tables.footprint(dataDirectory));
         BlockCache blockCache = BlockCaches.create(cacheConfig);
-        Tables tables;
+        Tables tables = null;
+        RpcServer server = null;
         try {
             tables = Tables.open(dataDirectory, blockCache);
-        } catch (Exception e) {
-            blockCache.shutdown();
-            throw e;
-        }
-        if (warm) {
-            for (Region region : tables.regions()) {
-                region.warm();
+            if (warm) {
+                for (Region region : tables.regions()) {
+                    region.warm();
+                }
+                System.err.println("[serve] warmed: " + CacheDescription.summary(blockCache));
             }
-            System.err.println("[serve] warmed: " + CacheDescription.summary(blockCache));
-        }
-        Instant started = Instant.now();
-        RpcServer server;
-        try {
-            server = RpcServer.start(host, port, tables, limits, () -> status(cacheConfig, blockCache, started), serverThreads);
-        } catch (Exception e) {
-            tables.close();
-            blockCache.shutdown();
-            throw new IllegalArgumentException("cannot listen on " + host + ":" + port + " (" + e.getMessage() + ")", e);
-        }
-        Path toDelete = temporary;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            tables.close();
-            blockCache.shutdown();
-            if (toDelete != null) {
-                TempDirectories.deleteRecursively(toDelete);
+            Instant started = Instant.now();
+            try {
+                server = RpcServer.start(host, port, tables, limits, () -> status(cacheConfig, blockCache, started), serverThreads);
+            } catch (Exception e) {
+                throw new IllegalArgumentException("cannot listen on " + host + ":" + port + " (" + e.getMessage() + ")", e);
             }
-        }, "serve-shutdown"));
-        System.err.println("[serve] cache " + CacheOptions.describe(cacheConfig) + "; tables " + tables.regions());
-        System.out.println(LISTENING + server.uri());
-        System.out.flush();
-        server.join();
-        return 0;
+            RpcServer running = server;
+            Thread stopper = new Thread(running::close, "serve-stop");
+            Runtime.getRuntime().addShutdownHook(stopper);
+            System.err.println("[serve] cache " + CacheOptions.describe(cacheConfig) + "; tables " + tables.regions());
+            System.out.println(LISTENING + server.uri());
+            System.out.flush();
+            server.join();
+            return 0;
+        } finally {
+            if (server != null) {
+                server.close();
+            }
+            if (tables != null) {
+                tables.close();
+            }
+            blockCache.shutdown();
+        }
     }
 
     private static Map<String, Object> status(CacheConfig config, BlockCache cache, Instant started) {

@@ -3,6 +3,7 @@ package io.blockscope.server.pe;
 import io.blockscope.server.cache.BlockCache;
 import io.blockscope.server.cache.BlockCaches;
 import io.blockscope.server.cache.CacheConfig;
+import io.blockscope.server.cache.CacheDeploy;
 import io.blockscope.server.cache.CacheStats;
 import io.blockscope.server.filter.FilterSpec;
 import io.blockscope.server.jvm.GcSnapshot;
@@ -67,7 +68,14 @@ final class InProcessTarget implements ReadTarget {
     @Override
     public String loadIntoCache() throws java.io.IOException {
         region.warm();
-        return CacheDescription.summary(cache) + ", data blocks in table: " + region.dataBlockCount();
+        String summary = CacheDescription.summary(cache) + ", data blocks in table: " + region.dataBlockCount();
+        long cachedData = BlockCaches.l2Of(cache).map(BlockCache::blockCount)
+                .orElse(config.deploy() == CacheDeploy.LRU ? cache.blockCount() : region.dataBlockCount());
+        if (cachedData < region.dataBlockCount()) {
+            summary += "\n[pe] WARNING: the cache holds only " + cachedData + " of the table's " + region.dataBlockCount()
+                    + " data blocks, so reads will miss: raise --l1-size/--l2-size (or -XX:MaxDirectMemorySize)";
+        }
+        return summary;
     }
 
     @Override

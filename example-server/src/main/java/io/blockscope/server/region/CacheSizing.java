@@ -25,7 +25,8 @@ public final class CacheSizing {
 
     /**
      * An L2 size for the tables' data blocks: each block is charged the slot of the size class that
-     * fits an average block plus one cell's worth of slack, with 5% and some buckets to spare.
+     * fits an average block, plus 15% for blocks that need the next class up (random and zipfian
+     * value sizes make blocks uneven) and some spare buckets. PE warns when the table did not fit.
      */
     public static long l2For(Footprint tables, int[] slotSizes) {
         long blocks = tables.dataBlocks();
@@ -34,16 +35,15 @@ public final class CacheSizing {
         if (blocks == 0) {
             return Math.max(MIN_L2, 2 * bucket);
         }
-        long average = payload / blocks;
+        long average = (payload + blocks - 1) / blocks;
         long slot = slotSizes[slotSizes.length - 1];
-        long wanted = average + Math.max(1024, average / 16);
         for (int size : slotSizes) {
-            if (size >= wanted) {
+            if (size >= average) {
                 slot = size;
                 break;
             }
         }
-        long bytes = (long) Math.ceil(blocks * slot * 1.05) + SPARE_BUCKETS * bucket;
+        long bytes = (long) Math.ceil(blocks * slot * 1.15) + SPARE_BUCKETS * bucket;
         return Math.max(MIN_L2, (bytes + bucket - 1) / bucket * bucket);
     }
 

@@ -5,10 +5,10 @@ import io.blockscope.exporter.auth.HashPassword;
 import io.blockscope.exporter.auth.PasswordHash;
 import io.blockscope.exporter.tls.TlsMaterial;
 import java.nio.file.Path;
-import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Where and how the exporter serves: {@code [host:]port} plus the options named by {@link
@@ -299,8 +299,8 @@ public final class ExporterConfig {
   }
 
   private static String namesUnder(String prefix) {
-    Set<String> names = new LinkedHashSet<>();
-    for (String n : new java.util.TreeSet<>(OPTION_NAMES)) {
+    Set<String> names = new TreeSet<>();
+    for (String n : OPTION_NAMES) {
       if (n.startsWith(prefix)) {
         names.add(n);
       }

@@ -24,7 +24,6 @@ final class GcEventJoiner {
   private final GcMetrics metrics;
   private final Map<Long, Pending> waiting = new LinkedHashMap<>();
   private final Map<Long, Collection> recent = lru();
-  private long dropped;
 
   GcEventJoiner(GcMetrics metrics) {
     this.metrics = metrics;
@@ -75,17 +74,13 @@ final class GcEventJoiner {
     }
   }
 
-  /** Pauses given up on because their collection event never came (JFR lost it). */
-  long droppedPauses() {
-    return dropped;
-  }
-
   private Pending pending(long gcId) {
     Pending p = waiting.get(gcId);
     if (p == null) {
       if (waiting.size() == MAX_TRACKED) {
+        // The eldest waited longest: its collection event is not coming (JFR lost it).
         Iterator<Pending> eldest = waiting.values().iterator();
-        dropped += eldest.next().pauses.size();
+        eldest.next();
         eldest.remove();
         Log.warnOnce(
             "gc-join",

@@ -5,8 +5,9 @@ import io.blockscope.exporter.self.SelfMetrics;
 import io.prometheus.metrics.config.PrometheusProperties;
 import io.prometheus.metrics.exporter.common.PrometheusScrapeHandler;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpStatus;
@@ -60,9 +61,11 @@ final class MetricsHandler extends Handler.Abstract {
     JettyExchange exchange = new JettyExchange(request, response);
     try {
       scrapes.handleRequest(exchange);
-    } catch (Exception e) {
-      // handleRequest reports through the exchange; anything else is ours to report the same way
-      exchange.handleException(e instanceof RuntimeException ? (RuntimeException) e : new IllegalStateException(e));
+    } catch (IOException e) {
+      // handleRequest reports its own failures through the exchange; these escaped it
+      exchange.handleException(e);
+    } catch (RuntimeException e) {
+      exchange.handleException(e);
     }
     Exception failure = exchange.failure();
     if (failure == null) {

@@ -2,6 +2,9 @@ package io.blockscope.exporter.bench;
 
 import io.blockscope.exporter.Exporter;
 import io.blockscope.exporter.ExporterConfig;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,7 +15,10 @@ import java.util.Map;
  * young collection every few hundred milliseconds) measured in a JVM with the exporter's JFR
  * collector on, off (MXBean source), or with no exporter at all.
  *
- * <p>Usage: {@code AllocationWorkload jfr|mxbean|none WARMUP_S MEASURE_S}; prints {@code ops_per_s N}.
+ * <p>Usage: {@code AllocationWorkload jfr|mxbean|none WARMUP_S MEASURE_S}; prints {@code ops_per_s
+ * N ops_per_cpu_s M}: operations per wall-clock second, and per second of CPU time used by the
+ * whole process (workload, GC, JIT, JFR and exporter threads). The second is the cost measure that
+ * survives a shared, overloaded machine, where wall-clock throughput mostly measures the neighbours.
  */
 public final class AllocationWorkload {
 
@@ -30,13 +36,34 @@ public final class AllocationWorkload {
           Map.of("jfr", variant.equals("jfr") ? "on" : "off")));
     }
     run(warmupNanos);
+    com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long cpuStart = os.getProcessCpuTime();
+    long mainStart = threads.getCurrentThreadCpuTime();
+    long jfrStart = jfrThreadsCpu(threads);
     long start = System.nanoTime();
     long ops = run(measureNanos);
     double seconds = (System.nanoTime() - start) / 1e9;
-    System.out.printf("ops_per_s %.1f%n", ops / seconds);
+    double cpuSeconds = (os.getProcessCpuTime() - cpuStart) / 1e9;
+    double mainSeconds = (threads.getCurrentThreadCpuTime() - mainStart) / 1e9;
+    double jfrSeconds = (jfrThreadsCpu(threads) - jfrStart) / 1e9;
+    System.out.printf("ops_per_s %.1f ops_per_cpu_s %.1f ops_per_main_cpu_s %.1f jfr_threads_cpu_share %.5f%n",
+        ops / seconds, ops / cpuSeconds, ops / mainSeconds, jfrSeconds / cpuSeconds);
     if (exporter != null) {
       exporter.close();
     }
+  }
+
+  /** CPU time of JFR's Java threads (recorder, periodic tasks) and the exporter's stream thread. */
+  private static long jfrThreadsCpu(ThreadMXBean threads) {
+    long sum = 0;
+    for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+      if (info != null && (info.getThreadName().startsWith("JFR") || info.getThreadName().equals("blockscope-jfr-gc"))) {
+        sum += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
+      }
+    }
+    return sum;
   }
 
   private static long run(long nanos) {
@@ -54,7 +81,7 @@ public final class AllocationWorkload {
   }
 
   /** About 1.5 KB of short-lived objects of mixed shapes. */
-  private static long operation(long seed) {
+  static long operation(long seed) {
     byte[] buffer = new byte[64 + (int) (seed & 511)];
     buffer[0] = (byte) seed;
     List<String> keys = new ArrayList<>(8);

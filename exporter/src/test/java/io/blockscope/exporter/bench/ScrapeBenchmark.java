@@ -2,6 +2,9 @@ package io.blockscope.exporter.bench;
 
 import io.blockscope.exporter.Exporter;
 import io.blockscope.exporter.ExporterConfig;
+import io.prometheus.metrics.config.PrometheusProperties;
+import io.prometheus.metrics.expositionformats.ExpositionFormats;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,8 +26,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * End-to-end scrape time over loopback HTTP, per format, of an exporter holding the JVM and GC
- * series plus {@link BusyServerMetrics}. Prints the response sizes once per fork.
+ * Scrape time of an exporter holding the JVM and GC series plus {@link BusyServerMetrics}: end to
+ * end over loopback HTTP per format, and the server-side collect-and-write alone. Prints the
+ * response sizes once per fork.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -42,6 +46,7 @@ public class ScrapeBenchmark {
   private Exporter exporter;
   private HttpClient client;
   private URI metrics;
+  private ExpositionFormats formats;
 
   @Setup(Level.Trial)
   public void start() throws Exception {
@@ -49,6 +54,7 @@ public class ScrapeBenchmark {
     BusyServerMetrics.register(exporter.registry());
     System.gc(); // GC series with data
     Thread.sleep(1500);
+    formats = ExpositionFormats.init(PrometheusProperties.builder().build());
     client = HttpClient.newHttpClient();
     metrics = URI.create("http://127.0.0.1:" + exporter.port() + "/metrics");
     long series = new String(get(TEXT, "identity"), java.nio.charset.StandardCharsets.UTF_8).lines()
@@ -71,6 +77,22 @@ public class ScrapeBenchmark {
       throw new IllegalStateException("scrape answered " + response.statusCode());
     }
     return response.body();
+  }
+
+  /** Server-side cost alone: collect every metric and write the text format, no HTTP. */
+  @Benchmark
+  public int collectAndWriteText() throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(256 * 1024);
+    formats.getPrometheusTextFormatWriter().write(out, exporter.registry().scrape());
+    return out.size();
+  }
+
+  /** The same for protobuf, the format a native-histogram Prometheus asks for. */
+  @Benchmark
+  public int collectAndWriteProtobuf() throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(256 * 1024);
+    formats.getPrometheusProtobufWriter().write(out, exporter.registry().scrape());
+    return out.size();
   }
 
   @Benchmark

@@ -12,6 +12,7 @@ import io.blockscope.exporter.testing.Http;
 import io.blockscope.exporter.testing.Samples;
 import io.prometheus.metrics.expositionformats.generated.com_google_protobuf_4_36_1.Metrics;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -89,13 +90,7 @@ class EndpointTest {
     HttpResponse<byte[]> r = Http.get(uri("/metrics"), "Accept", PROTOBUF_ACCEPT);
     assertEquals(200, r.statusCode());
     assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("application/vnd.google.protobuf"));
-    Map<String, Metrics.MetricFamily> families = new HashMap<>();
-    try (InputStream in = new ByteArrayInputStream(r.body())) {
-      Metrics.MetricFamily family;
-      while ((family = Metrics.MetricFamily.parseDelimitedFrom(in)) != null) {
-        families.put(family.getName(), family);
-      }
-    }
+    Map<String, Metrics.MetricFamily> families = families(r.body());
     Metrics.MetricFamily pauses = families.get("blockscope_gc_pause_seconds");
     assertEquals(Metrics.MetricType.HISTOGRAM, pauses.getType());
     Metrics.Histogram histogram = pauses.getMetric(0).getHistogram();
@@ -104,6 +99,17 @@ class EndpointTest {
     assertTrue(histogram.getSchema() <= 8, "native schema set: " + histogram.getSchema());
     assertTrue(histogram.getBucketCount() > 0, "classic buckets kept alongside");
     assertEquals(Metrics.MetricType.COUNTER, families.get("blockscope_gc_collections_total").getType());
+  }
+
+  private static Map<String, Metrics.MetricFamily> families(byte[] delimited) throws IOException {
+    Map<String, Metrics.MetricFamily> families = new HashMap<>();
+    try (InputStream in = new ByteArrayInputStream(delimited)) {
+      Metrics.MetricFamily family;
+      while ((family = Metrics.MetricFamily.parseDelimitedFrom(in)) != null) {
+        families.put(family.getName(), family);
+      }
+    }
+    return families;
   }
 
   @Test
@@ -118,6 +124,23 @@ class EndpointTest {
     String text = new String(plain, StandardCharsets.UTF_8);
     assertTrue(text.contains("blockscope_gc_source_info{source=\"jfr\"} 1"), text);
     assertFalse(text.contains("jvm_"), "name[] filters the scrape: " + text);
+  }
+
+  @Test
+  void compressionFollowsAcceptEncoding() throws Exception {
+    HttpResponse<byte[]> plain = Http.get(uri("/metrics"), "Accept-Encoding", "gzip;q=0, identity");
+    assertFalse(plain.headers().firstValue("Content-Encoding").isPresent());
+    assertEquals(String.valueOf(plain.body().length), plain.headers().firstValue("Content-Length").orElse(""));
+    assertEquals("Accept-Encoding", plain.headers().firstValue("Vary").orElse(""));
+
+    HttpResponse<byte[]> gzipped = Http.get(uri("/metrics"), "Accept", PROTOBUF_ACCEPT, "Accept-Encoding", "deflate, GZIP");
+    assertEquals("gzip", gzipped.headers().firstValue("Content-Encoding").orElse(""));
+    byte[] protobuf;
+    try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped.body()))) {
+      protobuf = in.readAllBytes();
+    }
+    assertTrue(protobuf.length > 2 * gzipped.body().length, "compressed: " + gzipped.body().length + " of " + protobuf.length);
+    assertTrue(families(protobuf).containsKey("blockscope_gc_pause_seconds"));
   }
 
   @Test

@@ -126,8 +126,8 @@ public abstract class ByteBuff {
     }
 
     /**
-     * Unsigned lexicographic compare of two ranges, without copying when both ranges are contiguous.
-     * Uses {@link ByteBuffer#mismatch}, which the JDK vectorizes.
+     * Unsigned lexicographic compare of two ranges, without copying or allocating when both ranges are
+     * contiguous: {@link ByteBuffers}, on the JDK's {@code mismatch} intrinsics.
      */
     public static int compareTo(ByteBuff a, int aIndex, int aLength, ByteBuff b, int bIndex, int bLength) {
         if (a.isContiguous(aIndex, aLength) && b.isContiguous(bIndex, bLength)) {

@@ -13,10 +13,15 @@ import java.nio.ByteBuffer;
  * <p>Array-backed buffers go straight to {@code Arrays}. {@code ByteBuffer.mismatch} only works on
  * whole buffers (position to limit), and the obvious way to get there, a {@code slice(position,
  * length)} per side, allocates on the read path: C2 removes the slices only when the whole compare
- * inlines into its caller, and {@code CellComparator.compareKeys} on a direct cell and an array cell
- * measured 360 B/op with slices in one JDK 17 run and 0 B/op in the next ({@code RowCompareBenchmark},
- * docs/benchmarks-storage.md). So the compares run on the calling thread's {@link RangeComparer},
- * which re-points reusable views instead: allocation-free whatever the JIT decides.
+ * inlines into its caller, and whether it does depends on compile order: {@code CellComparator.compareKeys}
+ * on a direct cell and an array cell allocated 360 B/op with slices in three of five JDK 17 runs and
+ * 0 B/op in the others ({@code RowCompareBenchmark}, docs/benchmarks-storage.md). So the compares
+ * run on the calling thread's {@link RangeComparer}, which re-points reusable views instead:
+ * allocation-free whatever the JIT decides.
+ *
+ * <p>On direct memory C2's AVX {@code vectorizedMismatch} intrinsic does not apply (it needs both
+ * sides to be arrays); the JDK then runs its own fallback, eight bytes per step. Heap ranges get the
+ * full intrinsic through {@code Arrays}.
  */
 public final class ByteBuffers {
 

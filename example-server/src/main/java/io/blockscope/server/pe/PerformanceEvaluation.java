@@ -13,10 +13,10 @@ import java.util.concurrent.atomic.LongAdder;
  * Runs the PE workloads against several configurations in one invocation and measures each step:
  * throughput, latency percentiles, GC pauses and allocation.
  *
- * <p>Configurations are interleaved within every step: the step's time is cut into rounds, and each
- * round runs every configuration once, alternating the order (A B, B A, ...). On a shared machine
- * whose speed drifts, each configuration then sees the same drift, and the ratios between them stay
- * honest.
+ * <p>Configurations and thread counts are interleaved: each step's time is cut into rounds, and
+ * each round runs every (thread count, configuration) pair once, alternating the order (A B, B A,
+ * ...). On a shared machine whose speed drifts, every configuration and every thread count sees the
+ * same drift, so both the gains and the scaling across threads stay honest.
  */
 public final class PerformanceEvaluation {
 
@@ -45,8 +45,7 @@ public final class PerformanceEvaluation {
         for (Workload workload : settings.workloads()) {
             WorkloadShape shape = settings.shape(workload);
             warmUp(shape);
-            for (int threads : settings.threads()) {
-                List<StepMeasurement> step = measureStep(shape, threads);
+            for (List<StepMeasurement> step : measureWorkload(shape)) {
                 all.addAll(step);
                 onStep.accept(step);
             }
@@ -68,36 +67,57 @@ public final class PerformanceEvaluation {
         }
     }
 
-    private List<StepMeasurement> measureStep(WorkloadShape shape, int threads) throws Exception {
-        List<StepMeasurement> measurements = new ArrayList<>();
-        for (ReadTarget target : targets) {
-            measurements.add(new StepMeasurement(shape.workload(), target, threads));
+    /**
+     * Measures every (thread count, configuration) step of one workload, all interleaved: each round
+     * visits every step once, and odd rounds go backwards (thread counts descending, configurations
+     * reversed). Over two rounds each step sits symmetrically in time, so a linear drift of the
+     * machine cancels out of the comparisons between configurations and between thread counts.
+     *
+     * @return one list per thread count (in {@code --threads} order), baseline configuration first
+     */
+    private List<List<StepMeasurement>> measureWorkload(WorkloadShape shape) throws Exception {
+        List<Integer> threadCounts = settings.threads();
+        List<List<StepMeasurement>> steps = new ArrayList<>();
+        for (int threads : threadCounts) {
+            List<StepMeasurement> step = new ArrayList<>();
+            for (ReadTarget target : targets) {
+                step.add(new StepMeasurement(shape.workload(), target, threads));
+            }
+            steps.add(step);
         }
         int rounds = settings.rounds();
+        long nanos = settings.duration() == null ? 0 : settings.duration().toNanos() / rounds;
         for (int round = 0; round < rounds; round++) {
-            List<Integer> order = new ArrayList<>();
-            for (int i = 0; i < targets.size(); i++) {
-                order.add(i);
-            }
-            if (round % 2 == 1) {
-                Collections.reverse(order);
-            }
-            for (int index : order) {
-                ReadTarget target = targets.get(index);
-                progress.phase(String.format("%s %s threads=%d round %d/%d", shape.workload().label(), target.label(), threads,
-                        round + 1, rounds));
-                long nanos = settings.duration() == null ? 0 : settings.duration().toNanos() / rounds;
-                long ops = settings.ops() <= 0 ? 0 : share(settings.ops(), rounds, round);
-                Slice slice = runSlice(target, shape, threads, nanos, ops);
-                StepMeasurement m = measurements.get(index);
-                m.addSlice(slice.ops, slice.rowsRead, slice.rowsReturned, slice.elapsedNanos, slice.latencies, slice.cost,
-                        slice.workerAllocatedBytes);
-                if (slice.errors > 0) {
-                    m.addErrors(slice.errors, slice.firstError);
+            long ops = settings.ops() <= 0 ? 0 : share(settings.ops(), rounds, round);
+            for (int s : inRoundOrder(threadCounts.size(), round)) {
+                int threads = threadCounts.get(s);
+                for (int t : inRoundOrder(targets.size(), round)) {
+                    ReadTarget target = targets.get(t);
+                    progress.phase(String.format("%s %s threads=%d round %d/%d", shape.workload().label(), target.label(), threads,
+                            round + 1, rounds));
+                    Slice slice = runSlice(target, shape, threads, nanos, ops);
+                    StepMeasurement m = steps.get(s).get(t);
+                    m.addSlice(slice.ops, slice.rowsRead, slice.rowsReturned, slice.elapsedNanos, slice.latencies, slice.cost,
+                            slice.workerAllocatedBytes);
+                    if (slice.errors > 0) {
+                        m.addErrors(slice.errors, slice.firstError);
+                    }
                 }
             }
         }
-        return measurements;
+        return steps;
+    }
+
+    /** Indexes {@code 0..n-1}, reversed in odd rounds. */
+    private static List<Integer> inRoundOrder(int n, int round) {
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            order.add(i);
+        }
+        if (round % 2 == 1) {
+            Collections.reverse(order);
+        }
+        return order;
     }
 
     /** The {@code index}-th of {@code parts} near-equal shares of {@code total}. */

@@ -9,6 +9,7 @@ import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
+import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -21,6 +22,9 @@ import java.util.Map;
  */
 final class ThroughputChart {
 
+    private static final Color[] PALETTE = {new Color(0xD62728), new Color(0x1F77B4), new Color(0x2CA02C), new Color(0xFF7F0E),
+        new Color(0x9467BD), new Color(0x8C564B), new Color(0xE377C2), new Color(0x7F7F7F)};
+
     private ThroughputChart() {
     }
 
@@ -28,6 +32,7 @@ final class ThroughputChart {
         System.setProperty("java.awt.headless", "true");
         NumberAxis threads = new NumberAxis("threads");
         threads.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+        threads.setAutoRangeIncludesZero(false);
         CombinedDomainXYPlot combined = new CombinedDomainXYPlot(threads);
         Map<Workload, Map<String, XYSeries>> byWorkload = new LinkedHashMap<>();
         for (StepMeasurement m : measurements) {
@@ -35,12 +40,23 @@ final class ThroughputChart {
                     .computeIfAbsent(m.target.label(), label -> new XYSeries(label, true, false))
                     .add(m.threads, m.opsPerSec());
         }
+        // One colour per configuration in every panel, and one legend entry per configuration.
+        List<String> configurations = measurements.stream().map(m -> m.target.label()).distinct().toList();
+        boolean first = true;
         for (Map.Entry<Workload, Map<String, XYSeries>> e : byWorkload.entrySet()) {
             XYSeriesCollection data = new XYSeriesCollection();
-            e.getValue().values().forEach(data::addSeries);
+            XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+            int series = 0;
+            for (Map.Entry<String, XYSeries> line : e.getValue().entrySet()) {
+                data.addSeries(line.getValue());
+                renderer.setSeriesPaint(series, PALETTE[configurations.indexOf(line.getKey()) % PALETTE.length]);
+                series++;
+            }
+            renderer.setDefaultSeriesVisibleInLegend(first);
+            first = false;
             NumberAxis ops = new NumberAxis(e.getKey().label() + " ops/s");
             ops.setAutoRangeIncludesZero(true);
-            combined.add(new XYPlot(data, null, ops, new XYLineAndShapeRenderer(true, true)));
+            combined.add(new XYPlot(data, null, ops, renderer));
         }
         JFreeChart chart = new JFreeChart("blockscope PE: throughput vs threads", JFreeChart.DEFAULT_TITLE_FONT, combined, true);
         try {

@@ -1,5 +1,7 @@
 package io.blockscope.server.rpc;
 
+import io.blockscope.server.cell.ArrayCell;
+import io.blockscope.server.cell.BufferedKeyValue;
 import io.blockscope.server.cell.ByteBufferCell;
 import io.blockscope.server.cell.Cell;
 import io.blockscope.server.cell.KeyValueFormat;
@@ -44,6 +46,15 @@ public final class CellBlock {
      * {@link #encodedLength} bytes left. Buffer-backed cells are read through their buffer accessors.
      */
     public static void encode(Cell cell, ByteBuffer dst) {
+        if (cell instanceof BufferedKeyValue kv) {
+            // Already in this layout in the cache's buffer: one bulk copy, buffer to buffer.
+            put(dst, kv.buffer(), kv.position(), kv.serializedLength());
+            return;
+        }
+        if (cell instanceof ArrayCell ac) {
+            dst.put(ac.bytes(), ac.offset(), ac.serializedLength());
+            return;
+        }
         int rowLength = cell.getRowLength();
         int familyLength = cell.getFamilyLength();
         int qualifierLength = cell.getQualifierLength();

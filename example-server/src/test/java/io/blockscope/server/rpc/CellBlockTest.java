@@ -31,7 +31,9 @@ class CellBlockTest {
 
         ByteBuffer fromArray = encode(a, c);
         ByteBuffer fromOffheap = encode(offheap, c);
+        ByteBuffer fromComponents = encode(new PlainCell(a), new PlainCell(c));
         assertEquals(fromArray, fromOffheap);
+        assertEquals(fromArray, fromComponents, "the component-by-component path writes the same layout");
         assertEquals(CellBlock.HEADER_LENGTH + CellBlock.encodedLength(a) + CellBlock.encodedLength(c), fromArray.remaining());
 
         List<ClientCell> cells = CellBlock.decode(fromArray);
@@ -50,6 +52,26 @@ class CellBlockTest {
             CellBlock.encode(cell, out);
         }
         return out.flip();
+    }
+
+    /** A cell of no known kind, so encoding goes component by component. */
+    private record PlainCell(Cell inner) implements Cell {
+        public byte[] getRowArray() { return inner.getRowArray(); }
+        public int getRowOffset() { return inner.getRowOffset(); }
+        public short getRowLength() { return inner.getRowLength(); }
+        public byte[] getFamilyArray() { return inner.getFamilyArray(); }
+        public int getFamilyOffset() { return inner.getFamilyOffset(); }
+        public byte getFamilyLength() { return inner.getFamilyLength(); }
+        public byte[] getQualifierArray() { return inner.getQualifierArray(); }
+        public int getQualifierOffset() { return inner.getQualifierOffset(); }
+        public int getQualifierLength() { return inner.getQualifierLength(); }
+        public long getTimestamp() { return inner.getTimestamp(); }
+        public byte[] getValueArray() { return inner.getValueArray(); }
+        public int getValueOffset() { return inner.getValueOffset(); }
+        public int getValueLength() { return inner.getValueLength(); }
+        public byte[] getTagsArray() { return inner.getTagsArray(); }
+        public int getTagsOffset() { return inner.getTagsOffset(); }
+        public int getTagsLength() { return inner.getTagsLength(); }
     }
 
     @Test

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Agent overhead benchmarks (docs/benchmarks-agent.md). Builds the agent jar and test classes, then
 #   jmh [rounds]        JMH ReadPathBenchmark without/with the agent, interleaved
-#   pe  [rounds] [secs] PE multiget zero-copy without/with the agent, interleaved
+#   pe  [rounds] [secs] PE multiget (zero-copy, over RPC) against two servers, without and with
+#                       the agent, interleaved by PE itself
 # Set SUBDIR to your build folder (default target). Runs take minutes; the machine should be quiet.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,16 +21,29 @@ case "$mode" in
     java -cp "$CP" io.blockscope.agenttest.bench.AgentOverhead "$AGENT" "$rounds" "127.0.0.1:0"
     ;;
   pe)
+    # Three servers on the same table: without the agent, with it (defaults), and with it but the
+    # exporter's JFR streaming off (jfr=off), which separates the probes' cost from JFR's. PE runs
+    # multiget against all three, interleaving them in every step, so drift cancels out.
     secs=${3:-20}
-    for round in $(seq 1 "$rounds"); do
-      for variant in without with; do
-        agent=()
-        if [ "$variant" = with ]; then agent=("-javaagent:$AGENT=127.0.0.1:0"); fi
-        out=$(java -Xmx2g -XX:MaxDirectMemorySize=2g "${agent[@]}" -jar "$SERVER" pe --workload multiget \
-          --threads 2 --duration "${secs}s" --read-path zero-copy --json "/tmp/pe-agent-$variant-$round.json" 2>/dev/null | tail -3)
-        echo "round $round $variant: $out"
-      done
-    done
+    rows=${ROWS:-50000}
+    dir=$(mktemp -d)
+    java -jar "$SERVER" load --data "$dir/data" --rows "$rows" > /dev/null
+    start() { # $1 = log file, rest = extra JVM options
+      local log=$1; shift
+      java -Xmx1g -XX:MaxDirectMemorySize=1g "$@" -jar "$SERVER" serve --data "$dir/data" --port 0 --warm \
+        --l2-size 512m > "$log" 2>&1 &
+      echo $!
+    }
+    url() { until grep -q "listening on" "$1"; do sleep 0.5; done; grep -o 'http://[0-9.:]*' "$1" | tail -1; }
+    a=$(start "$dir/without.log")
+    b=$(start "$dir/with.log" "-javaagent:$AGENT=127.0.0.1:0")
+    c=$(start "$dir/nojfr.log" "-javaagent:$AGENT=127.0.0.1:0,jfr=off")
+    trap 'kill $a $b $c 2>/dev/null; rm -rf "$dir"' EXIT
+    ua=$(url "$dir/without.log"); ub=$(url "$dir/with.log"); uc=$(url "$dir/nojfr.log")
+    echo "A without agent: $ua   B with agent: $ub   C with agent, jfr=off: $uc"
+    java -jar "$SERVER" pe --workload multiget --threads 2 --duration "${secs}s" --rounds "$rounds" \
+      --target "$ua,$ub,$uc" --no-progress --json "$dir/pe.json"
+    grep '^\[blockscope\]' "$dir/with.log" | head -3
     ;;
   *) echo "usage: $0 jmh|pe [rounds] [seconds]" >&2; exit 2 ;;
 esac

@@ -44,10 +44,7 @@ public final class Bridge {
             }
             return;
         }
-        if (counted) {
-            Counters.HITS[tier].increment();
-        }
-        Counters.CHECKOUTS[tier].increment();
+        (counted ? Counters.HITS : Counters.UNCOUNTED_CHECKOUTS)[tier].increment();
         int rate = checkoutSample;
         if (rate > 0 && (rate == 1 || ThreadLocalRandom.current().nextInt(rate) == 0)) {
             sink.checkout(tier, block);

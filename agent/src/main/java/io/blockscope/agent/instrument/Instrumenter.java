@@ -22,6 +22,7 @@ import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDefinition;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.Nexus;
 import net.bytebuddy.implementation.bytecode.StackManipulation;
 import net.bytebuddy.implementation.bytecode.constant.IntegerConstant;
 import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
@@ -67,6 +68,12 @@ public final class Instrumenter {
 
     /** Installs every probe; already-loaded matching classes are retransformed before this returns. */
     public ResettableClassFileTransformer install(Instrumentation instrumentation) {
+        // The inlined advice needs no type initializers, so ByteBuddy's Nexus (a class it would
+        // inject into the system class loader, through sun.misc.Unsafe, which JDK 24+ warns about on
+        // the host's stderr) stays off. Relocated, this property is the agent's own.
+        if (System.getProperty(Nexus.PROPERTY) == null) {
+            System.setProperty(Nexus.PROPERTY, "true");
+        }
         AgentBuilder agent = new AgentBuilder.Default()
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)

@@ -103,8 +103,9 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
             // returns before checkouts: every return follows its checkout, so this order never shows
             // a negative count
             long returned = Counters.RETURNS[t].sum();
-            long checkouts = Counters.CHECKOUTS[t].sum();
-            gets.dataPoint(counter(Counters.HITS[t].sum(), "tier", tier, "result", "hit"));
+            long hits = Counters.HITS[t].sum();
+            long checkouts = hits + Counters.UNCOUNTED_CHECKOUTS[t].sum();
+            gets.dataPoint(counter(hits, "tier", tier, "result", "hit"));
             gets.dataPoint(counter(Counters.MISSES[t].sum(), "tier", tier, "result", "miss"));
             returns.dataPoint(counter(returned, "tier", tier));
             outstanding.dataPoint(gauge(checkouts - returned, "tier", tier));

@@ -21,6 +21,14 @@ public final class Recorder extends Sink {
         void leaked(CheckoutTracker.Checkout checkout, CheckoutTracker.Reason reason);
     }
 
+    /**
+     * 1 in this many tracked checkouts also keeps its whole stack (for the first-leak log line); the
+     * others find only their site, a walk that stops early. Tracking is already a sample, so this
+     * only trims the cost of a sample, not what is found.
+     */
+    public static final int STACK_EVERY = 16;
+    private static final StackTraceElement[] NO_STACK = new StackTraceElement[0];
+
     /** Columns of {@link #copySites()}. */
     public static final int CALLS = 0;
     public static final int BYTES = 1;
@@ -32,6 +40,8 @@ public final class Recorder extends Sink {
     private final int copySample;
     private final boolean copyEvents;
     private final long leakAgeNanos;
+    /** Sampled checkouts so far; racy on purpose, it only spreads the full stack captures. */
+    private int sampledCheckouts;
 
     public Recorder(SiteResolver sites, int trackedCheckouts, Duration leakAge, int copySample, boolean copyEvents,
                     int siteLabels, int probes, HoldTimes holdTimes, Leaks leaks) {
@@ -57,8 +67,12 @@ public final class Recorder extends Sink {
     @Override
     public void checkout(int tier, Object block) {
         tracker.pollCollected();
-        SiteResolver.Located located = sites.locate();
-        tracker.track(block, tier, System.nanoTime(), located.site(), located.stack());
+        if (sampledCheckouts++ % STACK_EVERY == 0) {
+            SiteResolver.Located located = sites.locate();
+            tracker.track(block, tier, System.nanoTime(), located.site(), located.stack());
+        } else {
+            tracker.track(block, tier, System.nanoTime(), sites.site(), NO_STACK);
+        }
     }
 
     @Override

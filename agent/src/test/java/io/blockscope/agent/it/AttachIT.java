@@ -9,18 +9,26 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@code java -jar blockscope-agent.jar attach <pid>} on running JVMs: nothing needs a restart, nothing breaks. */
 class AttachIT {
 
-    @Test
-    void lateAttachUnderLoadRetransformsAndCounts() throws Exception {
-        try (ChildJvm host = ChildJvm.builder(ChildJvm.java17())
+    @ParameterizedTest(name = "JDK {0}")
+    @ValueSource(ints = {17, 25})
+    void lateAttachUnderLoadRetransformsAndCounts(int jdk) throws Exception {
+        String java = jdk == 17 ? ChildJvm.java17() : ChildJvm.java25();
+        ChildJvm.Builder builder = ChildJvm.builder(java);
+        if (jdk >= 21) {
+            builder.jvmOption("-XX:+EnableDynamicAgentLoading"); // the operator's opt-in; 17 lacks the flag
+        }
+        try (ChildJvm host = builder
                 .classPath(ChildJvm.classPath("blockscope-example-server"))
                 .start(LoadHost.class.getName())) {
             host.awaitOut(Pattern.compile("^loading"));
             Thread.sleep(500); // the load's classes are loaded and hot before the attach
-            Launch launch = attach(host.pid(), "127.0.0.1:0,leak.sample=16,copy.sample=16");
+            Launch launch = attach(java, host.pid(), "127.0.0.1:0,leak.sample=16,copy.sample=16");
             assertEquals(0, launch.status, launch.output);
             Matcher port = Pattern.compile("running profile example-server; metrics on port (\\d+)").matcher(launch.output);
             assertTrue(port.find(), launch.output);
@@ -40,6 +48,7 @@ class AttachIT {
             String done = host.awaitOut(Pattern.compile("^(load done .*)"));
             assertTrue(done.contains(" errors=0 ") && done.endsWith("outstanding=0"), done + "\n" + host.transcript());
             assertEquals(0, host.waitFor(), host.transcript());
+            assertTrue(host.err().stream().noneMatch(l -> l.contains("WARNING")), host.transcript());
         }
     }
 
@@ -78,7 +87,11 @@ class AttachIT {
     }
 
     private static Launch attach(long pid, String options) throws Exception {
-        Process launcher = new ProcessBuilder(List.of(ChildJvm.java17(), "-jar", ChildJvm.agentJar().toString(),
+        return attach(ChildJvm.java17(), pid, options);
+    }
+
+    private static Launch attach(String java, long pid, String options) throws Exception {
+        Process launcher = new ProcessBuilder(List.of(java, "-jar", ChildJvm.agentJar().toString(),
                 "attach", Long.toString(pid), options)).redirectErrorStream(true).start();
         String output = new String(launcher.getInputStream().readAllBytes());
         return new Launch(launcher.waitFor(), output);

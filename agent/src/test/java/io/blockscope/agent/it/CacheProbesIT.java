@@ -85,11 +85,15 @@ class CacheProbesIT {
             }
 
             // a reader that drops its blocks: leaks by gc, at its own site
-            child.command("leak 5");
-            String leakSite = awaitLeak(port, "io.blockscope.agenttest.host.LeakyReader.readAndForget:", "gc", 5);
-            assertEquals(5, Scrape.of(port).value("blockscope_block_refs_outstanding", "tier", "l2"));
+            // (20 of them: 1 in 16 tracked checkouts keeps its whole stack for the log line)
+            child.command("leak 20");
+            String leakSite = awaitLeak(port, "io.blockscope.agenttest.host.LeakyReader.readAndForget:", "gc", 20);
+            assertEquals(20, Scrape.of(port).value("blockscope_block_refs_outstanding", "tier", "l2"));
             assertTrue(child.agentLines().stream().anyMatch(l -> l.contains("leak: a block checked out from l2 at " + leakSite)
                     && l.contains("garbage collected")), child.transcript());
+            assertTrue(child.agentLines().stream().anyMatch(l -> l.contains("Acquired at:")
+                    && l.contains("<- io.blockscope.agenttest.host.LeakyReader.readAndForget(LeakyReader.java:")), child.transcript());
+            assertTrue(child.agentLines().stream().filter(l -> l.contains("leak: ")).count() <= 2, child.transcript());
 
             // a reader that keeps its blocks: leaks by age once leak.age (2s) has passed
             child.command("hold 2");
@@ -102,6 +106,8 @@ class CacheProbesIT {
             }
             child.command("exit");
             assertEquals(0, child.waitFor(), child.transcript());
+            // nothing of ours on the host's stderr but our own lines (no JDK warnings about Unsafe, say)
+            assertTrue(child.err().stream().allMatch(l -> l.startsWith("[blockscope]")), child.transcript());
         }
         assertCopyEventsRecorded(recording);
     }

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Throughput of {@link AllocationWorkload} with the JFR collector on vs off, interleaved: each
- * round runs every variant once in a fresh JVM, and the order alternates between rounds so that a
- * drifting machine load falls on both sides. Reports per-round figures, medians and ratios, both
+ * Throughput of {@link AllocationWorkload} with the JFR collector on vs off (and with no exporter),
+ * interleaved: each round runs every variant once in a fresh JVM, and the order rotates between
+ * rounds so that a drifting machine load falls on every variant alike. Reports per-round figures, medians and ratios, both
  * per wall-clock second and per process CPU second (see {@link AllocationWorkload}).
  *
  * <p>Usage: {@code JfrOverheadBenchmark [ROUNDS [WARMUP_S [MEASURE_S]]]}, defaults 6, 5, 10.
@@ -39,10 +39,9 @@ public final class JfrOverheadBenchmark {
       perMainCpu.put(v, new ArrayList<>());
     }
     for (int round = 0; round < rounds; round++) {
+      // Every variant takes every position equally often (a rotation per round).
       List<String> order = new ArrayList<>(Arrays.asList(variants));
-      if (round % 2 == 1) {
-        java.util.Collections.reverse(order);
-      }
+      java.util.Collections.rotate(order, round % variants.length);
       StringBuilder line = new StringBuilder("round " + (round + 1) + ":");
       for (String variant : order) {
         double[] figures = runOnce(variant, warmup, measure);

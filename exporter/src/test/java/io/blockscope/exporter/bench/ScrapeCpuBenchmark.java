@@ -17,7 +17,8 @@ import java.util.Map;
  * wall-clock time; plus wall-clock median and p99 per scrape, per format, with the metric set of
  * {@link BusyServerMetrics}. Complements the JMH {@link ScrapeBenchmark}.
  *
- * <p>Usage: {@code ScrapeCpuBenchmark [SCRAPES]} (default 500 per format, after 200 warm-up).
+ * <p>Usage: {@code ScrapeCpuBenchmark [SCRAPES [agent|agent+app]]} (default 500 per format, after
+ * 500 warm-up scrapes, with the agent series of {@link BusyServerMetrics}).
  */
 public final class ScrapeCpuBenchmark {
 
@@ -33,9 +34,13 @@ public final class ScrapeCpuBenchmark {
 
   public static void main(String[] args) throws Exception {
     int scrapes = args.length > 0 ? Integer.parseInt(args[0]) : 500;
+    boolean withApp = args.length > 1 && args[1].equals("agent+app");
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of()))) {
-      BusyServerMetrics.register(exporter.registry());
+      BusyServerMetrics.registerAgentSeries(exporter.registry());
+      if (withApp) {
+        BusyServerMetrics.registerAppSeries(exporter.registry());
+      }
       System.gc();
       Thread.sleep(1500);
       HttpClient client = HttpClient.newHttpClient();
@@ -43,7 +48,7 @@ public final class ScrapeCpuBenchmark {
       for (String[] format : FORMATS) {
         HttpRequest request = HttpRequest.newBuilder(metrics)
             .header("Accept", format[1]).header("Accept-Encoding", format[2]).build();
-        for (int i = 0; i < 200; i++) {
+        for (int i = 0; i < 500; i++) {
           client.send(request, HttpResponse.BodyHandlers.ofByteArray());
         }
         long[] wall = new long[scrapes];

@@ -1,5 +1,6 @@
 package io.blockscope.agent;
 
+import io.blockscope.agent.config.AgentConfig;
 import io.blockscope.agent.config.AgentOptions;
 import io.blockscope.exporter.ExporterConfig;
 import java.io.File;
@@ -41,10 +42,11 @@ public final class Launcher {
         }
         String options = args.length == 3 ? args[2] : "";
         try {
-            ExporterConfig.parse(AgentOptions.parse(options, Map.of(), ExporterConfig.optionNames()).hostPort(),
-                    AgentOptions.parse(options, Map.of(), ExporterConfig.optionNames()).exporterOptions());
+            AgentConfig config = AgentOptions.parse(options, Map.of(), ExporterConfig.optionNames());
+            ExporterConfig.parse(config.hostPort(), config.exporterOptions());
         } catch (IllegalArgumentException e) {
-            // the target's environment may still supply what is missing here (BLOCKSCOPE_PORT): only warn on that
+            // The target's own environment may still give what is missing here (BLOCKSCOPE_PORT), so a
+            // missing port is left for the target to judge; anything else is wrong wherever it runs.
             if (!e.getMessage().startsWith("no port")) {
                 err.println("blockscope: " + e.getMessage());
                 return 2;

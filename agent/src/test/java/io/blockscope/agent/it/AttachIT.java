@@ -5,7 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.agenttest.host.HelloHost;
 import io.blockscope.agenttest.host.LoadHost;
+import io.blockscope.server.load.TableSpec;
+import io.blockscope.server.rpc.RpcClient;
+import java.net.URI;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -53,6 +59,51 @@ class AttachIT {
     }
 
     @Test
+    void lateAttachToTheExampleServerUnderRpcLoad() throws Exception {
+        try (ChildJvm server = ChildJvm.builder(ChildJvm.java17())
+                .classPath(ServerRpcIT.serverJar().toString())
+                .start("io.blockscope.server.cli.Main", "serve", "--rows", "2000", "--port", "0", "--l2-size", "64m",
+                        "--l1-size", "16m")) {
+            String url = server.awaitOut(Pattern.compile("blockscope-example-server listening on (http://\\S+)"));
+            RpcClient client = new RpcClient(URI.create(url), Duration.ofSeconds(30));
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicLong ops = new AtomicLong();
+            AtomicLong errors = new AtomicLong();
+            Thread load = new Thread(() -> {
+                for (int i = 0; !stop.get(); i++) {
+                    try {
+                        if (client.get("TestTable", TableSpec.rowKey(i % 2000), true).rows() != 1) {
+                            errors.incrementAndGet();
+                        }
+                        ops.incrementAndGet();
+                    } catch (Exception e) {
+                        errors.incrementAndGet();
+                    }
+                }
+            });
+            load.start();
+            try {
+                Thread.sleep(500);
+                Launch launch = attach(server.pid(), "127.0.0.1:0");
+                assertEquals(0, launch.status, launch.output + "\n" + server.transcript());
+                Matcher port = Pattern.compile("metrics on port (\\d+)").matcher(launch.output);
+                assertTrue(port.find(), launch.output);
+                long before = ops.get();
+                Thread.sleep(500);
+                Scrape scrape = Scrape.of(Integer.parseInt(port.group(1)));
+                assertTrue(scrape.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "hit") > 0, scrape.text());
+                assertTrue(scrape.count("blockscope_block_cache_returns_total", "tier", "l2") > 0, scrape.text());
+                assertTrue(scrape.value("blockscope_bucket_cache_used_bytes") > 0, scrape.text());
+                assertTrue(ops.get() > before, "the load kept going");
+            } finally {
+                stop.set(true);
+                load.join();
+            }
+            assertEquals(0, errors.get(), server.transcript());
+        }
+    }
+
+    @Test
     void attachToAJvmWithoutTargetsLeavesItRunning() throws Exception {
         try (ChildJvm host = ChildJvm.builder(ChildJvm.java17())
                 .classPath(ChildJvm.classPath())
@@ -81,6 +132,19 @@ class AttachIT {
             assertEquals(0, host.waitFor(), host.transcript());
             assertTrue(host.agentLines().isEmpty(), host.transcript());
         }
+    }
+
+    @Test
+    void aRuntimeWithoutTheAttachApiIsToldToUseAFullJdk() throws Exception {
+        // a jlinked runtime without jdk.attach, simulated by limiting the modules
+        Process launcher = new ProcessBuilder(List.of(ChildJvm.java17(),
+                "--limit-modules", "java.base,java.instrument,java.management,java.logging,java.net.http,jdk.jfr,jdk.management",
+                "-jar", ChildJvm.agentJar().toString(), "attach", Long.toString(ProcessHandle.current().pid()), "0"))
+                .redirectErrorStream(true).start();
+        String output = new String(launcher.getInputStream().readAllBytes());
+        assertEquals(3, launcher.waitFor(), output);
+        assertTrue(output.contains("this Java runtime has no Attach API (module jdk.attach)")
+                && output.contains("java of a full JDK"), output);
     }
 
     private record Launch(int status, String output) {

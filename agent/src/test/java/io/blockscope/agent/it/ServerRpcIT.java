@@ -114,7 +114,7 @@ class ServerRpcIT {
         return scrape;
     }
 
-    private static Path serverJar() {
+    static Path serverJar() {
         Path jar = Path.of(System.getProperty("blockscope.server.jar", "missing"));
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("example server jar not found at " + jar + ": build it first"

@@ -25,11 +25,6 @@ public final class ThreadAllocation {
         return null;
     }
 
-    /** True when this JVM can count allocated bytes per thread. */
-    public static boolean isSupported() {
-        return THREADS != null;
-    }
-
     /** Bytes the calling thread has allocated so far, or -1 when unsupported. */
     public static long currentThread() {
         return THREADS == null ? -1 : THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());

@@ -153,12 +153,6 @@ public final class TableSpec {
         }
     }
 
-    /** Bytes of all keys and values of one row, roughly what the loader writes per row. */
-    public long approximateRowBytes() {
-        long valueBytes = distribution == ValueDistribution.FIXED ? valueSize : valueSize / 2;
-        return qualifiers * (ROW_KEY_LENGTH + FAMILY_BYTES.length + 1 + Long.BYTES + valueBytes + 12L);
-    }
-
     private static final long GOLDEN_GAMMA = 0x9E3779B97F4A7C15L;
 
     private long sizeSeed(long row, int qualifier) {

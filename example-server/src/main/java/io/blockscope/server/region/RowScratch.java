@@ -7,7 +7,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 
 /**
  * A small reusable copy of the current row's key, made through the buffer accessors.
@@ -40,11 +39,6 @@ final class RowScratch {
     /** True when {@code cell} is in the current row. */
     boolean inRow(Cell cell) {
         return cell.getRowLength() == rowLength && KeyCompare.compareRow(cell, row, rowLength) == 0;
-    }
-
-    /** A copy of the current row key. */
-    byte[] rowCopy() {
-        return Arrays.copyOf(row, rowLength);
     }
 
     /**

@@ -110,14 +110,6 @@ public final class Tables implements AutoCloseable {
         return regions.values();
     }
 
-    public BlockCache cache() {
-        return source.cache();
-    }
-
-    public CachedBlockSource blockSource() {
-        return source;
-    }
-
     /** Blocks handed out by the cache and not yet given back: 0 whenever no request is in flight. */
     public long outstandingBlockReferences() {
         return source.outstanding();

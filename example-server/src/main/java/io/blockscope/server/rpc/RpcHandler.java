@@ -60,10 +60,6 @@ final class RpcHandler extends Handler.Abstract {
         this.filterLoader = filterLoader;
     }
 
-    RpcMetrics metrics() {
-        return metrics;
-    }
-
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
         metrics.request();

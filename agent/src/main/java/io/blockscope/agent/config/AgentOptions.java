@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -267,10 +266,5 @@ public final class AgentOptions {
         }
         throw new IllegalArgumentException("malformed " + key + " '" + text
                 + "': expected a positive duration such as 500ms, 30s, 5m or 1h");
-    }
-
-    /** For messages: every accepted key. */
-    public static List<String> describeKeys() {
-        return List.copyOf(DEFAULTS.keySet());
     }
 }

@@ -119,8 +119,4 @@ public final class Recorder extends Sink {
     public InstanceRegistry instances() {
         return instances;
     }
-
-    public CheckoutTracker tracker() {
-        return tracker;
-    }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Agent overhead benchmarks (docs/benchmarks-agent.md). Builds the agent jar and test classes, then
+# Agent overhead benchmarks (docs/benchmarks.md). Builds the agent jar and test classes, then
 #   jmh [rounds]        JMH ReadPathBenchmark without/with the agent, interleaved
 #   pe  [rounds] [secs] PE multiget (zero-copy, over RPC) against two servers, without and with
 #                       the agent, interleaved by PE itself

@@ -15,7 +15,7 @@ import java.nio.ByteBuffer;
  * length)} per side, allocates on the read path: C2 removes the slices only when the whole compare
  * inlines into its caller, and whether it does depends on compile order: {@code CellComparator.compareKeys}
  * on a direct cell and an array cell allocated 360 B/op with slices in three of five JDK 17 runs and
- * 0 B/op in the others ({@code RowCompareBenchmark}, docs/benchmarks-storage.md). So the compares
+ * 0 B/op in the others ({@code RowCompareBenchmark}, docs/benchmarks.md). So the compares
  * run on the calling thread's {@link RangeComparer}, which re-points reusable views instead:
  * allocation-free whatever the JIT decides.
  *

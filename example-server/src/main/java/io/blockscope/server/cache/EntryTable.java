@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The storage half of a block cache: live entries by key, plus the entries evicted while still
@@ -95,6 +96,32 @@ public final class EntryTable<E extends CacheEntry> {
             }
         }
         return null;
+    }
+
+    /**
+     * Removes, through {@code remove} (the cache's own removal, which keeps its accounting), every
+     * live entry of {@code fileName}; returns how many were removed.
+     */
+    public int removeFile(String fileName, Predicate<? super E> remove) {
+        int removed = 0;
+        for (E entry : live.values()) {
+            if (entry.key().fileName().equals(fileName) && remove.test(entry)) {
+                removed++;
+            }
+        }
+        return removed;
+    }
+
+    /** The priority group of a live entry, or null when {@code key} is not cached. */
+    public BlockPriority priorityOf(BlockCacheKey key) {
+        E entry = live.get(key);
+        return entry == null ? null : entry.priority();
+    }
+
+    /** Outstanding checkouts of the live entry for {@code key}; 0 when it is not cached. */
+    public int readersOf(BlockCacheKey key) {
+        E entry = live.get(key);
+        return entry == null ? 0 : entry.readers();
     }
 
     /** Live entries; a weakly consistent view, for eviction scans and statistics. */

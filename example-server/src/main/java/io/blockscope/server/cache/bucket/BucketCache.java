@@ -271,12 +271,7 @@ public final class BucketCache implements BlockCache {
 
     @Override
     public int evictBlocksByFile(String fileName) {
-        int evicted = 0;
-        for (BucketEntry entry : table.entries()) {
-            if (entry.key().fileName().equals(fileName) && table.remove(entry)) {
-                evicted++;
-            }
-        }
+        int evicted = table.removeFile(fileName, table::remove);
         if (evicted > 0) {
             stats.evicted(evicted);
         }
@@ -290,14 +285,12 @@ public final class BucketCache implements BlockCache {
 
     /** The priority group of a cached block, or null when it is not cached. */
     public BlockPriority priorityOf(BlockCacheKey key) {
-        BucketEntry entry = table.get(key);
-        return entry == null ? null : entry.priority();
+        return table.priorityOf(key);
     }
 
     /** Outstanding checkouts of the cached entry for {@code key}; 0 when it is not cached. */
     public int referenceCount(BlockCacheKey key) {
-        BucketEntry entry = table.get(key);
-        return entry == null ? 0 : entry.readers();
+        return table.readersOf(key);
     }
 
     /** Checkouts not yet returned, over cached and evicted entries: zero when readers are idle. */

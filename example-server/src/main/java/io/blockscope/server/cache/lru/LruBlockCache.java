@@ -164,12 +164,7 @@ public final class LruBlockCache implements BlockCache {
 
     @Override
     public int evictBlocksByFile(String fileName) {
-        int evicted = 0;
-        for (LruEntry entry : table.entries()) {
-            if (entry.key().fileName().equals(fileName) && remove(entry)) {
-                evicted++;
-            }
-        }
+        int evicted = table.removeFile(fileName, this::remove);
         if (evicted > 0) {
             stats.evicted(evicted);
         }
@@ -183,14 +178,12 @@ public final class LruBlockCache implements BlockCache {
 
     /** The priority group of a cached block, or null when it is not cached. */
     public BlockPriority priorityOf(BlockCacheKey key) {
-        LruEntry entry = table.get(key);
-        return entry == null ? null : entry.priority();
+        return table.priorityOf(key);
     }
 
     /** Outstanding checkouts of the cached entry for {@code key}; 0 when it is not cached. */
     public int referenceCount(BlockCacheKey key) {
-        LruEntry entry = table.get(key);
-        return entry == null ? 0 : entry.readers();
+        return table.readersOf(key);
     }
 
     /** Checkouts not yet returned, over cached and evicted entries: zero when readers are idle. */

@@ -25,6 +25,11 @@ import java.util.List;
 final class AgentWiring {
 
     static final String PORT_PROPERTY = "blockscope.agent.port";
+    /**
+     * Slots of the checkout table for profiles that count only returns of checked-out blocks: 1 MiB,
+     * room for tens of thousands of blocks out at once (far more than a RegionServer's readers hold).
+     */
+    static final int CHECKOUT_SLOTS = 1 << 17;
 
     private AgentWiring() {
     }
@@ -48,6 +53,9 @@ final class AgentWiring {
         Recorder recorder = new Recorder(new SiteResolver(profile.siteSkip()), config.tracked(), config.leakAge(),
                 config.copySample(), config.copyJfr(), config.sites(), profile.probes().size(), metrics, leaks);
         metrics.attach(recorder);
+        if (profile.matchesReturns()) {
+            Bridge.matchReturns(CHECKOUT_SLOTS);
+        }
         Bridge.install(recorder, config.leakSample(), config.copySample());
 
         logProbes(profile, hostLoader, lateAttach);

@@ -39,10 +39,10 @@ class AgentCopyTest {
             assertCopies(copied, scrape, where);
 
             assertEquals(1, scrape.value("blockscope_agent_probe_enabled", "probe", "cell-copy"), where);
-            for (String probe : List.of("block-get", "block-return", "block-release", "bucket-occupancy")) {
+            for (String probe : List.of("block-get-l1", "block-get-l2", "block-return", "block-release", "bucket-occupancy")) {
                 assertEquals(0, scrape.value("blockscope_agent_probe_enabled", "probe", probe), where + ": " + probe);
             }
-            assertTrue(jvm.agentLine(Pattern.compile("probes with targets: .*cell-copy.*skipped: .*block-get \\(.*not on the class path")).isPresent(),
+            assertTrue(jvm.agentLine(Pattern.compile("probes with targets: .*cell-copy.*skipped: .*block-get-l2 \\(.*not on the class path")).isPresent(),
                     where + ": the startup log says which probes were enabled and which skipped:\n" + jvm.log());
             assertTrue(scrape.matching("blockscope_bucket_slots", l -> true).isEmpty(), where + ": no bucket cache, no occupancy");
             assertEquals(0, jvm.finish(), jvm.log());

@@ -102,7 +102,7 @@ class AgentReferenceMetricsTest {
     private static void assertProbes(DriverJvm jvm, Scrape scrape, HBaseInstall hbase) {
         String present = hbase.refCounted() ? "block-release" : "block-return";
         String absent = hbase.refCounted() ? "block-return" : "block-release";
-        for (String probe : new String[] {"block-get", "bucket-occupancy", present}) {
+        for (String probe : new String[] {"block-get-l2", "bucket-occupancy", present}) {
             assertEquals(1, scrape.value("blockscope_agent_probe_enabled", "probe", probe), hbase + ": " + probe + " enabled");
         }
         assertEquals(0, scrape.value("blockscope_agent_probe_enabled", "probe", absent), hbase + ": " + absent + " has no target");

@@ -20,6 +20,8 @@ public final class Bridge {
     private static volatile int copySample;
     /** Identity hash of the last instance each probe reported, so repeats skip the sink. */
     private static final int[] lastInstance = new int[Counters.MAX_PROBES];
+    /** Blocks checked out, when some probe counts only returns of those; null otherwise. */
+    private static volatile CheckoutTable checkouts;
 
     private Bridge() {
     }
@@ -32,15 +34,58 @@ public final class Bridge {
     }
 
     /**
+     * Makes returns of probes that match checkouts count only blocks handed out by a hit (see
+     * {@link #blockReturn}); {@code slots} bounds how many distinct blocks can be out at once.
+     * Called once, before any probe is installed, only by profiles that need it.
+     */
+    public static void matchReturns(int slots) {
+        checkouts = new CheckoutTable(slots);
+    }
+
+    /** The table of checked-out blocks, or null when no probe matches returns. */
+    public static CheckoutTable checkouts() {
+        return checkouts;
+    }
+
+    /**
      * A {@code getBlock} call of tier {@code tier} that returned {@code block} (null: a miss).
      * {@code counted} is false for lookups the cache itself leaves out of its statistics (a repeat
      * lookup right after caching a block): not a lookup, but a block it hands out is still a
-     * checkout that must be returned.
+     * checkout that must be returned. Every hit is a checkout.
      */
     public static void blockGet(int tier, boolean counted, Object block) {
         if (block == null) {
+            blockMiss(tier, counted);
+        } else {
+            blockHit(tier, counted, true, block);
+        }
+    }
+
+    /** A {@code getBlock} call of tier {@code tier} that found nothing. */
+    public static void blockMiss(int tier, boolean counted) {
+        if (counted) {
+            Counters.MISSES[tier].increment();
+        }
+    }
+
+    /**
+     * A {@code getBlock} call of tier {@code tier} that returned {@code block} (never null).
+     * {@code checkout} false: the reader never gives the block back (the profile's {@code checkout}
+     * condition), so it is a hit but neither an outstanding reference nor a leak candidate.
+     */
+    public static void blockHit(int tier, boolean counted, boolean checkout, Object block) {
+        if (!checkout) {
             if (counted) {
-                Counters.MISSES[tier].increment();
+                Counters.PLAIN_HITS[tier].increment();
+            }
+            return;
+        }
+        CheckoutTable table = checkouts;
+        if (table != null && !table.add(block, tier)) {
+            // no room to match its return later: count it as a plain hit so outstanding stays true
+            Counters.CHECKOUT_TABLE_FULL.increment();
+            if (counted) {
+                Counters.PLAIN_HITS[tier].increment();
             }
             return;
         }
@@ -53,10 +98,29 @@ public final class Bridge {
 
     /** A block given back to tier {@code tier}'s cache (or released, for reference-counted blocks). */
     public static void blockReturn(int tier, Object block) {
-        Counters.RETURNS[tier].increment();
+        blockReturn(tier, false, block);
+    }
+
+    /**
+     * A block given back to tier {@code tier}'s cache. With {@code matched} it counts only if
+     * {@code block} is checked out (see {@link #matchReturns}), under the tier that handed it out;
+     * otherwise it always counts, under {@code tier}.
+     */
+    public static void blockReturn(int tier, boolean matched, Object block) {
+        CheckoutTable table = checkouts;
+        int returnedTier = tier;
+        if (matched) {
+            returnedTier = block == null || table == null ? -1 : table.remove(block);
+            if (returnedTier < 0) {
+                return;
+            }
+        } else if (table != null && block != null) {
+            table.remove(block);
+        }
+        Counters.RETURNS[returnedTier].increment();
         Sink s = sink;
         if (block != null && s.tracking()) {
-            s.returned(tier, block);
+            s.returned(returnedTier, block);
         }
     }
 

@@ -25,6 +25,14 @@ public final class Counters {
      * common, counted hit costs one increment, not two.
      */
     public static final LongAdder[] UNCOUNTED_CHECKOUTS = adders(MAX_TIERS);
+    /**
+     * Counted hits that are not checkouts: the profile says the block is not given back (a heap
+     * block of an on-heap cache), or the checkout table had no room for it. In
+     * {@code gets_total{result="hit"}}, not in outstanding references.
+     */
+    public static final LongAdder[] PLAIN_HITS = adders(MAX_TIERS);
+    /** Checkouts left untracked because the {@link CheckoutTable} window was full (all tiers). */
+    public static final LongAdder CHECKOUT_TABLE_FULL = new LongAdder();
     public static final LongAdder[] MISSES = adders(MAX_TIERS);
     public static final LongAdder[] RETURNS = adders(MAX_TIERS);
     public static final LongAdder[] COPIES = adders(MAX_COMPONENTS);

@@ -7,7 +7,7 @@ import net.bytebuddy.asm.Advice;
  * The advice ByteBuddy inlines into the instrumented methods: one static call into the bootstrap
  * {@link Bridge} with constants and the profile's value, nothing else. The condition is the
  * constant {@code true} unless the profile gives a {@code when} value, so the JIT folds the test
- * away for most probes. Exceptions are suppressed
+ * away for most probes (likewise {@code counted} and {@code checkout}). Exceptions are suppressed
  * (and counted per probe by the exception handler {@link Instrumenter} attaches), so the host
  * never sees a failure of ours. Exit advice only: a method that throws counts nothing.
  */
@@ -19,18 +19,24 @@ final class Advices {
     static final class BlockGet {
         @Advice.OnMethodExit(suppress = Throwable.class)
         static void exit(@TierId int tier, @ProbeCondition boolean when, @ProbeCounted boolean counted,
-                         @ProbeValue Object block) {
+                         @ProbeCheckout boolean checkout, @ProbeValue Object block) {
+            // inlined advice evaluates a mapped value where the parameter is read: checkout only on a hit
             if (when) {
-                Bridge.blockGet(tier, counted, block);
+                if (block == null) {
+                    Bridge.blockMiss(tier, counted);
+                } else {
+                    Bridge.blockHit(tier, counted, checkout, block);
+                }
             }
         }
     }
 
     static final class BlockReturn {
         @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@TierId int tier, @ProbeCondition boolean when, @ProbeValue Object block) {
+        static void exit(@TierId int tier, @ProbeCondition boolean when, @ProbeMatched boolean matched,
+                         @ProbeValue Object block) {
             if (when) {
-                Bridge.blockReturn(tier, block);
+                Bridge.blockReturn(tier, matched, block);
             }
         }
     }

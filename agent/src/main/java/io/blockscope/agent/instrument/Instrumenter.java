@@ -167,6 +167,10 @@ public final class Instrumenter {
                 mapping = probe.counted() == null
                         ? mapping.bind(ProbeCounted.class, true)
                         : mapping.bind(ProbeCounted.class, new ValueMapping(probe.counted(), boolean.class));
+                mapping = probe.checkout() == null
+                        ? mapping.bind(ProbeCheckout.class, probe.checkoutConstant())
+                        : mapping.bind(ProbeCheckout.class, new ValueMapping(probe.checkout(), boolean.class));
+                mapping = mapping.bind(ProbeMatched.class, probe.returnsCheckedOut());
                 Advice advice = mapping.to(adviceClass()).withExceptionHandler(countErrors(index));
                 out = out.visit(advice.on(methods.and(entry.getValue())));
             }
@@ -237,10 +241,13 @@ public final class Instrumenter {
         @Override
         public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable throwable) {
             List<Integer> probes = pending.remove(key(typeName, loader));
-            List<String> names = new ArrayList<>();
-            if (probes != null) {
-                probes.forEach(p -> names.add(profile.probes().get(p).name()));
+            if (probes == null || probes.isEmpty()) {
+                // ByteBuddy could not resolve a class while matching (a missing optional dependency,
+                // say); no probe wanted it, so it is none of the operator's business
+                return;
             }
+            List<String> names = new ArrayList<>();
+            probes.forEach(p -> names.add(profile.probes().get(p).name()));
             Log.warnOnce("transform:" + typeName, "could not instrument " + typeName + " for probes " + names
                     + "; the class runs unchanged. Check the profile's value and methods for it", throwable);
         }

@@ -97,14 +97,15 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
         CounterSnapshot.Builder returns = CounterSnapshot.builder().name("blockscope_block_cache_returns")
                 .help("returnBlock calls (or release() on reference-counted blocks).");
         GaugeSnapshot.Builder outstanding = GaugeSnapshot.builder().name("blockscope_block_refs_outstanding")
-                .help("Hits not yet returned: hits minus returns. Must come back to zero when idle.");
+                .help("Checkouts (hits the reader must give back) not yet returned. Must come back to zero when idle.");
         for (int t = 0; t < tiers.size(); t++) {
             String tier = tiers.get(t);
             // returns before checkouts: every return follows its checkout, so this order never shows
             // a negative count
             long returned = Counters.RETURNS[t].sum();
-            long hits = Counters.HITS[t].sum();
-            long checkouts = hits + Counters.UNCOUNTED_CHECKOUTS[t].sum();
+            long checkoutHits = Counters.HITS[t].sum();
+            long checkouts = checkoutHits + Counters.UNCOUNTED_CHECKOUTS[t].sum();
+            long hits = checkoutHits + Counters.PLAIN_HITS[t].sum();
             gets.dataPoint(counter(hits, "tier", tier, "result", "hit"));
             gets.dataPoint(counter(Counters.MISSES[t].sum(), "tier", tier, "result", "miss"));
             returns.dataPoint(counter(returned, "tier", tier));
@@ -113,6 +114,11 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
         out.add(gets.build());
         out.add(returns.build());
         out.add(outstanding.build());
+        long untracked = Counters.CHECKOUT_TABLE_FULL.sum();
+        if (untracked > 0) {
+            Log.warnOnce("checkout-table-full", untracked + " hits were counted as plain hits (not checkouts, not in"
+                    + " blockscope_block_refs_outstanding) because the checkout table was full around their slot", null);
+        }
 
         CounterSnapshot.Builder leaked = CounterSnapshot.builder().name("blockscope_block_leaks")
                 .help("Sampled checkouts garbage collected without a return (gc) or held longer than leak.age (age), by acquiring site.");

@@ -12,6 +12,12 @@ import java.util.Map;
  * @param counted           block-get only: a boolean value saying whether the lookup counts in
  *                          {@code gets_total} (e.g. the cache's own metrics flag); null counts all.
  *                          A block handed out by an uncounted lookup is still a checkout.
+ * @param checkout          block-get only: a boolean value read on hits only, saying whether the hit
+ *                          is a checkout the reader gives back (e.g. {@code return.isSharedMem()});
+ *                          null means the constant {@code checkoutConstant}
+ * @param checkoutConstant  whether every hit is a checkout, when {@code checkout} is null
+ * @param returnsCheckedOut block-return only: count a return only when it gives back a block a
+ *                          hit checked out, under that hit's tier (profile: "returns": "checked-out")
  * @param tierByType        tier label by class name, looked up along the instrumented class's
  *                          superclasses; {@code tier} applies when none matches
  * @param componentByMethod copy component by method name; {@code component} applies when none matches
@@ -24,6 +30,9 @@ public record ProbeSpec(
         ValueRef value,
         ValueRef when,
         ValueRef counted,
+        ValueRef checkout,
+        boolean checkoutConstant,
+        boolean returnsCheckedOut,
         Map<String, String> tierByType,
         String tier,
         Map<String, Component> componentByMethod,

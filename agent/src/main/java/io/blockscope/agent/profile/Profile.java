@@ -31,6 +31,11 @@ public record Profile(String name, String description, List<String> detect, List
         return List.copyOf(tiers);
     }
 
+    /** True when some probe counts only returns of checked-out blocks, so checkouts must be remembered. */
+    public boolean matchesReturns() {
+        return probes.stream().anyMatch(ProbeSpec::returnsCheckedOut);
+    }
+
     public ProbeSpec probe(String probeName) {
         for (ProbeSpec probe : probes) {
             if (probe.name().equals(probeName)) {

@@ -27,7 +27,7 @@ public final class ProfileParser {
 
     private static final Set<String> PROFILE_FIELDS = Set.of("name", "description", "detect", "siteSkip", "probes");
     private static final Set<String> PROBE_FIELDS = Set.of(
-            "name", "kind", "types", "methods", "value", "when", "counted", "tier", "component", "occupancy");
+            "name", "kind", "types", "methods", "value", "when", "counted", "checkout", "returns", "tier", "component", "occupancy");
     private static final Set<String> OCCUPANCY_FIELDS = Set.of(
             "capacity", "used", "wasted", "allocationFailures", "readPathMode", "sizeClasses", "sizeClass");
     private static final Set<String> SIZE_CLASS_FIELDS = Set.of("itemSize", "usedSlots", "freeSlots", "usedBytes", "freeBytes");
@@ -107,6 +107,16 @@ public final class ProfileParser {
         ValueRef when = whenText == null ? null : parsed(whenText, ValueRef::parse, where + ": when");
         String countedText = text(node, "counted", where, false);
         ValueRef counted = countedText == null ? null : parsed(countedText, ValueRef::parse, where + ": counted");
+        String checkoutText = text(node, "checkout", where, false);
+        boolean checkoutConstant = !"false".equals(checkoutText);
+        ValueRef checkout = checkoutText == null || checkoutText.equals("true") || checkoutText.equals("false") ? null
+                : parsed(checkoutText, ValueRef::parse, where + ": checkout (true, false or a value)");
+        String returnsText = text(node, "returns", where, false);
+        if (returnsText != null && !returnsText.equals("all") && !returnsText.equals("checked-out")) {
+            throw new IllegalArgumentException(where + ": returns '" + returnsText + "' must be all (every call counts)"
+                    + " or checked-out (only calls giving back a block a hit handed out)");
+        }
+        boolean returnsCheckedOut = "checked-out".equals(returnsText);
 
         Map<String, String> tierByType = new LinkedHashMap<>();
         String tier = null;
@@ -135,6 +145,8 @@ public final class ProfileParser {
         forbid(node, kind != ProbeKind.OCCUPANCY, "occupancy", where, kind);
         forbid(node, kind == ProbeKind.OCCUPANCY, "when", where, kind);
         forbid(node, kind != ProbeKind.BLOCK_GET, "counted", where, kind);
+        forbid(node, kind != ProbeKind.BLOCK_GET, "checkout", where, kind);
+        forbid(node, kind != ProbeKind.BLOCK_RETURN, "returns", where, kind);
         if (kind == ProbeKind.COPY) {
             for (MethodSpec method : methods) {
                 if (!componentByMethod.containsKey(method.name()) && component == null) {
@@ -143,7 +155,7 @@ public final class ProfileParser {
                 }
             }
         }
-        return new ProbeSpec(name, kind, types, methods, value, when, counted, tierByType, tier, componentByMethod, component, occupancy);
+        return new ProbeSpec(name, kind, types, methods, value, when, counted, checkout, checkoutConstant, returnsCheckedOut, tierByType, tier, componentByMethod, component, occupancy);
     }
 
     private static ValueRef defaultValue(ProbeKind kind, String where) {

@@ -35,11 +35,11 @@ public final class Bridge {
 
     /**
      * Makes returns of probes that match checkouts count only blocks handed out by a hit (see
-     * {@link #blockReturn}); {@code slots} bounds how many distinct blocks can be out at once.
-     * Called once, before any probe is installed, only by profiles that need it.
+     * {@link #blockReturn}); {@code slots} bounds how many distinct blocks can be out at once, 0
+     * turns matching off. Called once, before any probe is installed, only by profiles that need it.
      */
     public static void matchReturns(int slots) {
-        checkouts = new CheckoutTable(slots);
+        checkouts = slots > 0 ? new CheckoutTable(slots) : null;
     }
 
     /** The table of checked-out blocks, or null when no probe matches returns. */

@@ -27,7 +27,7 @@ public final class CheckoutTable {
 
     /** @param capacity slots; rounded up to a power of two, at least 64 */
     public CheckoutTable(int capacity) {
-        int size = Integer.highestOneBit(Math.max(64, capacity - 1)) << 1;
+        int size = capacity <= 64 ? 64 : Integer.highestOneBit(capacity - 1) << 1;
         this.slots = new AtomicLongArray(size);
         this.mask = size - 1;
     }

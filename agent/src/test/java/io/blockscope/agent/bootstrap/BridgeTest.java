@@ -3,6 +3,8 @@ package io.blockscope.agent.bootstrap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -45,6 +47,7 @@ class BridgeTest {
     @AfterEach
     void uninstall() {
         Bridge.install(Sink.NONE, 0, 0);
+        Bridge.matchReturns(0);
     }
 
     @Test
@@ -94,6 +97,70 @@ class BridgeTest {
         assertEquals(100, checkouts.get());
         assertEquals(100, copies.get());
         assertEquals(100, returns.get());
+    }
+
+    @Test
+    void aHitThatIsNoCheckoutCountsAsAHitButNeverAsAReference() {
+        Bridge.install(sink, 1, 0);
+        long hits = Counters.HITS[5].sum();
+        long plain = Counters.PLAIN_HITS[5].sum();
+        Bridge.blockHit(5, true, false, new Object());
+        Bridge.blockHit(5, false, false, new Object()); // uncounted and no checkout: nothing at all
+        assertEquals(hits, Counters.HITS[5].sum());
+        assertEquals(plain + 1, Counters.PLAIN_HITS[5].sum());
+        assertEquals(0, checkouts.get(), "not a checkout: never tracked for leaks");
+    }
+
+    @Test
+    void matchedReturnsCountOnlyCheckedOutBlocksUnderTheirCheckoutTier() {
+        Bridge.install(sink, 0, 0);
+        Bridge.matchReturns(64);
+        long l1 = Counters.RETURNS[1].sum();
+        long l2 = Counters.RETURNS[2].sum();
+        Object block = new Object();
+        Bridge.blockHit(1, true, true, block);
+        Bridge.blockReturn(2, true, new Object()); // read from disk, never checked out
+        Bridge.blockReturn(2, true, null);
+        Bridge.blockReturn(2, true, block);
+        Bridge.blockReturn(2, true, block); // a second release of a single checkout
+        assertEquals(l1 + 1, Counters.RETURNS[1].sum());
+        assertEquals(l2, Counters.RETURNS[2].sum());
+        assertEquals(0, Bridge.checkouts().size());
+    }
+
+    @Test
+    void plainReturnsStillCountAndForgetTheCheckout() {
+        Bridge.install(sink, 0, 0);
+        Bridge.matchReturns(64);
+        long returned = Counters.RETURNS[6].sum();
+        Object block = new Object();
+        Bridge.blockHit(6, true, true, block);
+        Bridge.blockReturn(6, new Object());
+        Bridge.blockReturn(6, block);
+        assertEquals(returned + 2, Counters.RETURNS[6].sum());
+        assertEquals(0, Bridge.checkouts().size(), "a plain return frees the checkout's slot");
+    }
+
+    @Test
+    void aCheckoutTheTableHasNoRoomForIsAPlainHit() {
+        Bridge.install(sink, 0, 0);
+        Bridge.matchReturns(64);
+        long hits = Counters.HITS[7].sum();
+        long plain = Counters.PLAIN_HITS[7].sum();
+        long full = Counters.CHECKOUT_TABLE_FULL.sum();
+        List<Object> blocks = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            Object block = new Object();
+            blocks.add(block);
+            Bridge.blockHit(7, true, true, block);
+        }
+        long refused = Counters.CHECKOUT_TABLE_FULL.sum() - full;
+        assertTrue(refused >= 500 - 64, "refused " + refused);
+        assertEquals(plain + refused, Counters.PLAIN_HITS[7].sum());
+        assertEquals(hits + 500 - refused, Counters.HITS[7].sum());
+        long returned = Counters.RETURNS[7].sum();
+        blocks.forEach(b -> Bridge.blockReturn(7, true, b));
+        assertEquals(returned + 500 - refused, Counters.RETURNS[7].sum(), "outstanding comes back to zero");
     }
 
     @Test

@@ -71,6 +71,49 @@ class ProfileParserTest {
     }
 
     @Test
+    void checkoutConditionsAndMatchedReturnsParse() {
+        Profile profile = ProfileParser.parse("""
+                {"name": "rc", "probes": [
+                   {"name": "l1", "kind": "block-get", "types": ["a.Lru"], "methods": ["get"], "value": "return",
+                    "checkout": "false", "tier": "l1"},
+                   {"name": "l2", "kind": "block-get", "types": ["a.Bucket"], "methods": ["get"], "value": "return",
+                    "checkout": "return.isSharedMem()", "tier": "l2"},
+                   {"name": "plain", "kind": "block-get", "types": ["a.Other"], "methods": ["get"], "tier": "l2"},
+                   {"name": "release", "kind": "block-return", "types": ["a.Block"], "methods": ["release()"],
+                    "value": "this", "returns": "checked-out", "tier": "l2"}
+                 ]}
+                """, "test");
+        assertNull(profile.probe("l1").checkout());
+        assertTrue(!profile.probe("l1").checkoutConstant());
+        assertEquals("return.isSharedMem()", profile.probe("l2").checkout().toString());
+        assertTrue(profile.probe("plain").checkoutConstant(), "every hit is a checkout by default");
+        assertTrue(profile.probe("release").returnsCheckedOut());
+        assertTrue(profile.matchesReturns());
+        assertTrue(!Profiles.load("example-server").matchesReturns(), "the example server counts every return");
+
+        assertError(probe("\"kind\": \"block-return\", \"types\": [\"a.B\"], \"methods\": [\"r\"], \"value\": \"this\","
+                + " \"tier\": \"l1\", \"returns\": \"some\""), "profile t: probe 'p': returns 'some' must be all");
+        assertError(probe("\"kind\": \"block-return\", \"types\": [\"a.B\"], \"methods\": [\"r\"], \"value\": \"this\","
+                + " \"tier\": \"l1\", \"checkout\": \"false\""), "profile t: probe 'p': field 'checkout' does not apply to a block-return probe");
+        assertError(probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"g\"], \"tier\": \"l1\","
+                + " \"returns\": \"all\""), "profile t: probe 'p': field 'returns' does not apply to a block-get probe");
+        assertError(probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"g\"], \"tier\": \"l1\","
+                + " \"checkout\": \"no\""), "profile t: probe 'p': checkout (true, false or a value): value 'no' must start with");
+    }
+
+    @Test
+    void hbase2CountsOnlySharedMemoryCheckoutsAndTheirReleases() {
+        Profile profile = Profiles.load("hbase2");
+        assertEquals(List.of("l1", "l2"), profile.tiers());
+        assertTrue(!profile.probe("block-get-l1").checkoutConstant(), "on-heap cache hits are never given back");
+        assertTrue(profile.probe("block-get-l2").checkoutConstant());
+        assertTrue(profile.probe("block-release").returnsCheckedOut(), "release() of blocks no hit handed out is no return");
+        assertTrue(!profile.probe("block-return").returnsCheckedOut());
+        assertTrue(profile.probes().stream().allMatch(p -> p.counted() == null),
+                "2.5/2.6 CombinedBlockCache passes updateCacheMetrics=false to its children: never a counted condition");
+    }
+
+    @Test
     void mistakesAreNamedWithTheProbeAndWhatIsAccepted() {
         assertError("{", "profile t is not valid JSON");
         assertError("[]", "profile t must be a JSON object");

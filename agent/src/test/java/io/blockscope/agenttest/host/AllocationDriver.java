@@ -5,7 +5,7 @@ import java.lang.management.ManagementFactory;
 
 /**
  * Measures the heap bytes the current thread allocates over a million instrumented calls (get,
- * return, copy) and prints {@code bytesPerCall=...}. Run with the agent and sampling off.
+ * return, copy, lookup with a checkout condition, matched release) and prints {@code bytesPerCall=...}. Run with the agent and sampling off.
  */
 public final class AllocationDriver {
 
@@ -34,6 +34,11 @@ public final class AllocationDriver {
         if (block != null) {
             cache.returnBlock(i, block);
         }
+        FakeCache.FakeBlock looked = cache.lookup(i);
+        if (looked != null && looked.shared()) {
+            cache.releaseBlock(looked);
+        }
+        cache.releaseBlock(cache.read());
         return cache.copyValue().length;
     }
 }

@@ -1,0 +1,121 @@
+package io.blockscope.agent.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+class CheckoutTableTest {
+
+    @Test
+    void aBlockComesBackOncePerCheckoutUnderItsTier() {
+        CheckoutTable table = new CheckoutTable(64);
+        Object block = new Object();
+        assertTrue(table.add(block, 1));
+        assertTrue(table.add(block, 1));
+        assertEquals(2, table.size());
+        assertEquals(1, table.remove(block));
+        assertEquals(1, table.remove(block));
+        assertEquals(-1, table.remove(block), "both checkouts already came back");
+        assertEquals(0, table.size());
+    }
+
+    @Test
+    void aBlockThatWasNeverCheckedOutIsNoReturn() {
+        CheckoutTable table = new CheckoutTable(64);
+        table.add(new Object(), 0);
+        assertEquals(-1, table.remove(new Object()));
+        assertEquals(1, table.size());
+    }
+
+    @Test
+    void theSameBlockInTwoTiersKeepsBothTiers() {
+        CheckoutTable table = new CheckoutTable(64);
+        Object block = new Object();
+        table.add(block, 2);
+        table.add(block, 5);
+        List<Integer> tiers = new ArrayList<>(List.of(table.remove(block), table.remove(block)));
+        tiers.sort(null);
+        assertEquals(List.of(2, 5), tiers);
+    }
+
+    @Test
+    void aFullWindowRefusesACheckoutInsteadOfGrowing() {
+        CheckoutTable table = new CheckoutTable(64);
+        List<Object> kept = new ArrayList<>();
+        int refused = 0;
+        for (int i = 0; i < 1_000; i++) {
+            Object block = new Object();
+            kept.add(block);
+            if (!table.add(block, 0)) {
+                refused++;
+            }
+        }
+        assertEquals(64, table.capacity());
+        assertTrue(refused >= 1_000 - 64, "refused " + refused);
+        assertEquals(1_000 - refused, table.size());
+        long removed = kept.stream().filter(b -> table.remove(b) >= 0).count();
+        assertEquals(1_000 - refused, removed, "every accepted checkout, and only those, comes back");
+        assertEquals(0, table.size());
+    }
+
+    @Test
+    void holdsNoReferenceToTheBlock() throws InterruptedException {
+        CheckoutTable table = new CheckoutTable(64);
+        Object block = new Object();
+        table.add(block, 0);
+        WeakReference<Object> ref = new WeakReference<>(block);
+        block = null;
+        for (int i = 0; i < 50 && ref.get() != null; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertNull(ref.get(), "a checked-out block the reader dropped must still be collectable (leak detection)");
+        assertEquals(1, table.size());
+    }
+
+    @Test
+    void concurrentCheckoutsAndReturnsBalance() throws InterruptedException {
+        CheckoutTable table = new CheckoutTable(1 << 12);
+        Object[] shared = {new Object(), new Object(), new Object()};
+        int threads = 4;
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> workers = new ArrayList<>();
+        long[] unmatched = new long[threads];
+        for (int t = 0; t < threads; t++) {
+            int id = t;
+            Thread worker = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < 50_000; i++) {
+                    Object block = shared[i % shared.length];
+                    if (!table.add(block, id)) {
+                        unmatched[id]++;
+                    } else if (table.remove(block) < 0) {
+                        unmatched[id]++;
+                    }
+                }
+            });
+            workers.add(worker);
+            worker.start();
+        }
+        start.countDown();
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        for (int t = 0; t < threads; t++) {
+            assertEquals(0, unmatched[t], "thread " + t);
+        }
+        assertEquals(0, table.size());
+        assertFalse(table.remove(shared[0]) >= 0);
+    }
+}

@@ -3,11 +3,14 @@ package io.blockscope.server.region;
 import io.blockscope.server.buffer.ByteBuff;
 import io.blockscope.server.cache.Block;
 import io.blockscope.server.cache.BlockCacheKey;
+import io.blockscope.server.cell.BufferedKeyValue;
 import io.blockscope.server.cell.Cell;
 import io.blockscope.server.cell.KeyValueCodec;
 import io.blockscope.server.cell.KeyValueFormat;
 import io.blockscope.server.cell.MalformedCellException;
 import io.blockscope.server.storefile.CorruptStoreFileException;
+
+import java.nio.ByteBuffer;
 
 /**
  * A cursor over the cells of one data block, for the region's seeks and scans.
@@ -24,12 +27,15 @@ import io.blockscope.server.storefile.CorruptStoreFileException;
 final class BlockCells {
 
     private final ByteBuff data;
+    /** The block's size, read once: {@code hasNext()} runs per cell. */
+    private final int end;
     private final boolean views;
     private final BlockCacheKey key;
     private int position;
 
     BlockCells(Block block, BlockCacheKey key) {
         this.data = block.data();
+        this.end = data.capacity();
         this.views = data.isDirect() || block.memoryType() == Block.MemoryType.SHARED;
         this.key = key;
     }
@@ -45,22 +51,39 @@ final class BlockCells {
      * the copy.
      */
     void touchAll() {
+        // Straight over each NIO buffer of the view: a MultiByteBuff read per line would look up
+        // its piece every time, and the loop should be nothing but independent loads.
         long sum = 0;
-        int end = data.capacity() - Long.BYTES;
-        for (int i = 0; i <= end; i += 64) {
-            sum += data.getLong(i);
+        for (int i = 0; i < end; ) {
+            ByteBuffer buffer = data.bufferAt(i);
+            int from = data.positionOf(i);
+            int run = Math.min(buffer.capacity() - from, end - i);
+            int last = from + run - Long.BYTES;
+            for (int p = from; p <= last; p += 64) {
+                sum += buffer.getLong(p);
+            }
+            i += run;
         }
         touched = sum;
     }
 
     boolean hasNext() {
-        return position < data.capacity();
+        return position < end;
     }
 
     /** The cell at the cursor; moves past it. */
     Cell next() throws CorruptStoreFileException {
         int length = cellLength(position);
-        Cell cell = views ? KeyValueCodec.decodeBuffered(data, position) : KeyValueCodec.decode(data, position);
+        Cell cell;
+        ByteBuffer buffer = data.bufferAt(position);
+        int at = data.positionOf(position);
+        if (views && at + length <= buffer.capacity()) {
+            // What decodeBuffered makes for a cell within one NIO buffer, without validating the
+            // header a second time or looking its buffer up again.
+            cell = new BufferedKeyValue(buffer, at);
+        } else {
+            cell = views ? KeyValueCodec.decodeBuffered(data, position) : KeyValueCodec.decode(data, position);
+        }
         position += length;
         return cell;
     }
@@ -79,7 +102,6 @@ final class BlockCells {
                 at = position;
             }
         }
-        int end = data.capacity();
         while (at < end) {
             int length = cellLength(at);
             if (compareRowAt(at, row) >= 0) {

@@ -65,7 +65,7 @@ final class CursorHeap {
             Cell newest = heap[0].peek();
             while (size > 1) {
                 int next = size > 2 && compare(heap[2], heap[1]) < 0 ? 2 : 1;
-                if (!KeyCompare.sameColumn(heap[next].peek(), newest)) {
+                if (!heap[next].row().sameRow(heap[0].row()) || !KeyCompare.sameColumn(heap[next].peek(), newest)) {
                     break;
                 }
                 advanceAt(next);
@@ -139,7 +139,9 @@ final class CursorHeap {
         heap[i] = moving;
     }
 
+    /** Rows first, from the cursors' copies (no buffer reads); the full key only when the rows tie. */
     private static int compare(FileCursor a, FileCursor b) {
-        return KeyCompare.compareKeys(a.peek(), b.peek());
+        int c = a.row().compareTo(b.row());
+        return c != 0 ? c : KeyCompare.compareKeys(a.peek(), b.peek());
     }
 }

@@ -30,6 +30,12 @@ final class FileCursor {
     private BlockCells cells;
     private boolean shipped;
     private Cell peek;
+    /**
+     * A copy of {@link #peek}'s row key, taken once per cell: the merge, the stop-row check and the
+     * row-boundary check then compare heap arrays (vectorized {@code Arrays} intrinsics) instead of
+     * each re-reading the row from the block with bounds- and scope-checked buffer reads.
+     */
+    private final RowScratch currentRow = new RowScratch();
     /** Set for scans, which read blocks front to back (see {@link BlockCells#touchAll()}). */
     private boolean sequential;
 
@@ -46,6 +52,11 @@ final class FileCursor {
     /** The cell at the cursor, or null at the end of the file. */
     Cell peek() {
         return peek;
+    }
+
+    /** The current cell's row key, or stale bytes at the end of the file (check {@link #peek()} first). */
+    RowScratch row() {
+        return currentRow;
     }
 
     /** Whether the file may hold {@code row}, by its bloom filter (one L1 lookup). */
@@ -65,7 +76,7 @@ final class FileCursor {
         }
         while (block != null) {
             if (cells.seekToRow(row)) {
-                peek = cells.next();
+                setPeek(cells.next());
                 return true;
             }
             moveTo(reader.nextDataBlockOffset(key.offset(), block));
@@ -89,7 +100,7 @@ final class FileCursor {
     boolean advance() throws IOException {
         while (block != null) {
             if (cells.hasNext()) {
-                peek = cells.next();
+                setPeek(cells.next());
                 return true;
             }
             moveTo(reader.nextDataBlockOffset(key.offset(), block));
@@ -101,6 +112,11 @@ final class FileCursor {
     /** The current cell goes into the result: its block must stay pinned until the result is released. */
     void shipCurrent() {
         shipped = true;
+    }
+
+    private void setPeek(Cell cell) {
+        peek = cell;
+        currentRow.setRow(cell);
     }
 
     /** Lets go of the current block (into the lease if it was shipped). The cursor is at the end afterwards. */

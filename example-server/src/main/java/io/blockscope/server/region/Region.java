@@ -138,8 +138,7 @@ public final class Region implements AutoCloseable {
             if (cursor == null) {
                 cursor = cursors[f] = new FileCursor(file, source, result.lease());
             }
-            if (cursor.seek(row) && cursor.peek().getRowLength() == row.length
-                    && KeyCompare.compareRow(cursor.peek(), row, row.length) == 0) {
+            if (cursor.seek(row) && cursor.row().sameRow(row, row.length)) {
                 heap.add(cursor);
             }
         }
@@ -147,12 +146,12 @@ public final class Region implements AutoCloseable {
             return;
         }
         result.startRow();
-        scratch.setRow(heap.top().peek());
+        scratch.setRow(heap.top().row());
         boolean first = true;
         while (!heap.isEmpty()) {
             FileCursor top = heap.top();
             Cell cell = top.peek();
-            if (!first && !scratch.inRow(cell)) {
+            if (!first && !scratch.sameRow(top.row())) {
                 break;
             }
             first = false;
@@ -205,24 +204,23 @@ public final class Region implements AutoCloseable {
         long bytes = 0;
         long scanned = 0;
         while (!heap.isEmpty()) {
-            Cell first = heap.top().peek();
-            if (stop.length > 0 && KeyCompare.compareRow(first, stop, stop.length) >= 0) {
+            FileCursor top = heap.top();
+            if (stop.length > 0 && top.row().compareTo(stop, stop.length) >= 0) {
                 break;
             }
             if (returned >= spec.maxRows() || bytes >= spec.maxResultBytes()
                     || (scanned % DEADLINE_CHECK_ROWS == DEADLINE_CHECK_ROWS - 1 && System.nanoTime() - deadlineNanos > 0)) {
-                result.resumeRow(RowScratch.rowOf(first));
+                result.resumeRow(top.row().toBytes());
                 break;
             }
-            scratch.setRow(first);
+            scratch.setRow(top.row());
             result.startRow();
             if (filter != null) {
                 filter.startRow();
             }
             boolean skipRest = false;
             long rowBytes = 0;
-            FileCursor top = heap.top();
-            Cell cell = first;
+            Cell cell = top.peek();
             do {
                 if (!skipRest) {
                     Filter.Decision decision = filter == null ? Filter.Decision.INCLUDE : filter.filterCell(cell);
@@ -237,7 +235,7 @@ public final class Region implements AutoCloseable {
                 heap.advanceTopPastColumn();
                 top = heap.top();
                 cell = top == null ? null : top.peek();
-            } while (cell != null && scratch.inRow(cell));
+            } while (cell != null && scratch.sameRow(top.row()));
             scanned++;
             if (filter != null && filter.filterRow()) {
                 result.discardRow();

@@ -7,14 +7,17 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
- * A small reusable copy of the current row's key, made through the buffer accessors.
+ * A small reusable copy of a row key, made through the buffer accessors.
  *
  * <p>Why copy at all: a read compares each cell with the row it is in, but the row's first cell
  * may sit in a block the cursor has already given back to the cache, whose memory eviction may
  * reuse at any moment; comparing against a few copied bytes is both safe and cheaper than keeping
- * the block.
+ * the block. Each {@link FileCursor} also keeps one for its current cell, so a scan reads a cell's
+ * row out of its block once and makes every row compare (merge order, stop row, row boundary) on
+ * heap arrays.
  */
 final class RowScratch {
 
@@ -36,9 +39,38 @@ final class RowScratch {
         }
     }
 
-    /** True when {@code cell} is in the current row. */
-    boolean inRow(Cell cell) {
-        return cell.getRowLength() == rowLength && KeyCompare.compareRow(cell, row, rowLength) == 0;
+    /** Remembers {@code other}'s row as the current row (a plain array copy). */
+    void setRow(RowScratch other) {
+        rowLength = other.rowLength;
+        if (row.length < rowLength) {
+            row = new byte[Math.max(rowLength, row.length * 2)];
+        }
+        System.arraycopy(other.row, 0, row, 0, rowLength);
+    }
+
+    /** True when {@code other} holds the same row. */
+    boolean sameRow(RowScratch other) {
+        return Arrays.equals(row, 0, rowLength, other.row, 0, other.rowLength);
+    }
+
+    /** True when the row is {@code key[0, length)}. */
+    boolean sameRow(byte[] key, int length) {
+        return Arrays.equals(row, 0, rowLength, key, 0, length);
+    }
+
+    /** Unsigned order of this row against {@code other}'s: only the sign is meaningful. */
+    int compareTo(RowScratch other) {
+        return Arrays.compareUnsigned(row, 0, rowLength, other.row, 0, other.rowLength);
+    }
+
+    /** Unsigned order of this row against {@code key[0, length)}: only the sign is meaningful. */
+    int compareTo(byte[] key, int length) {
+        return Arrays.compareUnsigned(row, 0, rowLength, key, 0, length);
+    }
+
+    /** A fresh copy of the row. */
+    byte[] toBytes() {
+        return Arrays.copyOf(row, rowLength);
     }
 
     /**

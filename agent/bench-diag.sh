@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# A: no agent; B: agent, leak.sample=0, copy.sample=0, jfr=off (probes only); C: agent defaults
+set -euo pipefail
+cd /work/main
+AGENT=agent/target-lead/blockscope-agent.jar; SERVER=example-server/target-lead/blockscope-example-server.jar
+dir=$(mktemp -d)
+java -jar "$SERVER" load --data "$dir/data" --rows 50000 > /dev/null
+start() { local log=$1; shift; java -Xmx1g -XX:MaxDirectMemorySize=1g "$@" -jar "$SERVER" serve --data "$dir/data" --port 0 --warm --l2-size 512m > "$log" 2>&1 & echo $!; }
+url() { until grep -q "listening on" "$1"; do sleep 0.5; done; grep -o 'http://[0-9.:]*' "$1" | tail -1; }
+a=$(start "$dir/a.log"); b=$(start "$dir/b.log" "-javaagent:$AGENT=127.0.0.1:0,leak.sample=0,copy.sample=0,jfr=off"); c=$(start "$dir/c.log" "-javaagent:$AGENT=127.0.0.1:0")
+trap 'kill $a $b $c 2>/dev/null; rm -rf "$dir"' EXIT
+ua=$(url "$dir/a.log"); ub=$(url "$dir/b.log"); uc=$(url "$dir/c.log")
+echo "A none: $ua  B probes only: $ub  C defaults: $uc"
+java -jar "$SERVER" pe --workload multiget --threads 2 --duration 40s --rounds 10 --target "$ua,$ub,$uc" --no-progress --json "$dir/pe.json"

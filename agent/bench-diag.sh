@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# A: no agent; B: agent, leak.sample=0, copy.sample=0, jfr=off (probes only); C: agent defaults
+# Separates the agent's probes from its sampling and JFR costs (docs/benchmarks.md): PE multiget over
+# RPC against three servers, interleaved: A no agent; B agent with leak.sample=0, copy.sample=0,
+# jfr=off (the probes alone); C agent defaults. Build first (mvn package); SUBDIR picks the build folder.
 set -euo pipefail
-cd /work/main
-AGENT=agent/target-lead/blockscope-agent.jar; SERVER=example-server/target-lead/blockscope-example-server.jar
+cd "$(dirname "$0")/.."
+SUBDIR=${SUBDIR:-target}
+AGENT=agent/$SUBDIR/blockscope-agent.jar; SERVER=example-server/$SUBDIR/blockscope-example-server.jar
 dir=$(mktemp -d)
 java -jar "$SERVER" load --data "$dir/data" --rows 50000 > /dev/null
 start() { local log=$1; shift; java -Xmx1g -XX:MaxDirectMemorySize=1g "$@" -jar "$SERVER" serve --data "$dir/data" --port 0 --warm --l2-size 512m > "$log" 2>&1 & echo $!; }

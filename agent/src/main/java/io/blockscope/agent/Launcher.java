@@ -2,6 +2,7 @@ package io.blockscope.agent;
 
 import io.blockscope.agent.config.AgentConfig;
 import io.blockscope.agent.config.AgentOptions;
+import io.blockscope.exporter.cli.ProcessExit;
 import io.blockscope.exporter.ExporterConfig;
 import java.io.File;
 import java.io.PrintStream;
@@ -24,7 +25,7 @@ public final class Launcher {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
+        ProcessExit.exit(run(args, System.out, System.err), Launcher.class);
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {

@@ -1,5 +1,7 @@
 package io.blockscope.exporter.auth;
 
+import io.blockscope.exporter.cli.ProcessExit;
+
 import java.io.BufferedReader;
 import java.io.Console;
 import java.io.IOException;
@@ -26,8 +28,7 @@ public final class HashPassword {
   public static void main(String[] args) throws IOException {
     int status = run(args, System.console(), new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)), System.out, System.err);
     if (status != 0) {
-      // This main only ever runs as its own command-line process, never inside a host JVM.
-      System.exit(status);
+      ProcessExit.exit(status, HashPassword.class);
     }
   }
 

@@ -36,7 +36,7 @@ final class FileCursor {
      * each re-reading the row from the block with bounds- and scope-checked buffer reads.
      */
     private final RowScratch currentRow = new RowScratch();
-    /** Set for scans, which read blocks front to back (see {@link BlockCells#touchAll()}). */
+    /** Set for scans, which read blocks front to back (see {@link BlockCells#scanning()}). */
     private boolean sequential;
 
     FileCursor(StoreFileReader reader, CachedBlockSource source, BlockLease lease) {
@@ -141,7 +141,7 @@ final class FileCursor {
         block = fetched;
         cells = new BlockCells(fetched, next);
         if (sequential) {
-            cells.touchAll();
+            cells.scanning();
         }
     }
 

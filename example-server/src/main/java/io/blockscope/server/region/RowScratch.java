@@ -50,22 +50,22 @@ final class RowScratch {
 
     /** True when {@code other} holds the same row. */
     boolean sameRow(RowScratch other) {
-        return Arrays.equals(row, 0, rowLength, other.row, 0, other.rowLength);
+        return rowLength == other.rowLength && KeyCompare.compare(row, rowLength, other.row, other.rowLength) == 0;
     }
 
     /** True when the row is {@code key[0, length)}. */
     boolean sameRow(byte[] key, int length) {
-        return Arrays.equals(row, 0, rowLength, key, 0, length);
+        return KeyCompare.compare(row, rowLength, key, length) == 0;
     }
 
     /** Unsigned order of this row against {@code other}'s: only the sign is meaningful. */
     int compareTo(RowScratch other) {
-        return Arrays.compareUnsigned(row, 0, rowLength, other.row, 0, other.rowLength);
+        return KeyCompare.compare(row, rowLength, other.row, other.rowLength);
     }
 
     /** Unsigned order of this row against {@code key[0, length)}: only the sign is meaningful. */
     int compareTo(byte[] key, int length) {
-        return Arrays.compareUnsigned(row, 0, rowLength, key, 0, length);
+        return KeyCompare.compare(row, rowLength, key, length);
     }
 
     /** A fresh copy of the row. */

@@ -1,10 +1,13 @@
 package io.blockscope.agent.record;
 
+import java.lang.StackWalker.StackFrame;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /**
  * Tracks sampled block checkouts until they are returned, in the manner of Netty's leak detector:
@@ -46,10 +49,10 @@ public final class CheckoutTracker {
         final int tier;
         final long startNanos;
         final String site;
-        final StackTraceElement[] stack;
+        final List<StackFrame> stack;
         int slot;
 
-        Checkout(Object block, ReferenceQueue<Object> queue, int tier, long startNanos, String site, StackTraceElement[] stack) {
+        Checkout(Object block, ReferenceQueue<Object> queue, int tier, long startNanos, String site, List<StackFrame> stack) {
             super(block, queue);
             this.tier = tier;
             this.startNanos = startNanos;
@@ -65,8 +68,9 @@ public final class CheckoutTracker {
             return site;
         }
 
+        /** The acquiring stack, innermost first (empty when this checkout kept only its site). */
         public StackTraceElement[] stack() {
-            return stack.clone();
+            return stack.stream().map(StackFrame::toStackTraceElement).toArray(StackTraceElement[]::new);
         }
     }
 
@@ -103,7 +107,7 @@ public final class CheckoutTracker {
     }
 
     /** Starts tracking {@code block}. Returns false when no slot was free. */
-    public boolean track(Object block, int tier, long nowNanos, String site, StackTraceElement[] stack) {
+    public boolean track(Object block, int tier, long nowNanos, String site, List<StackFrame> stack) {
         Checkout checkout = new Checkout(block, queue, tier, nowNanos, site, stack);
         int home = spread(System.identityHashCode(block));
         for (int i = 0; i < PROBES; i++) {
@@ -121,8 +125,11 @@ public final class CheckoutTracker {
         return false;
     }
 
-    /** Ends the tracking of {@code block} if it is tracked, reporting its hold time. */
-    public void returned(Object block, long nowNanos) {
+    /**
+     * Ends the tracking of {@code block} if it is tracked, reporting its hold time. The clock is
+     * read only on a match: most returns while some checkout is tracked are of untracked blocks.
+     */
+    public void returned(Object block, LongSupplier nanoClock) {
         int home = spread(System.identityHashCode(block));
         for (int i = 0; i < PROBES; i++) {
             int slot = (home + i) & mask;
@@ -130,7 +137,7 @@ public final class CheckoutTracker {
             if (checkout != null && checkout.get() == block && slots.compareAndSet(slot, checkout, null)) {
                 live.decrementAndGet();
                 checkout.clear();
-                listener.returned(checkout, nowNanos - checkout.startNanos);
+                listener.returned(checkout, nanoClock.getAsLong() - checkout.startNanos);
                 return;
             }
         }

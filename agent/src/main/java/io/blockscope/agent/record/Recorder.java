@@ -3,6 +3,7 @@ package io.blockscope.agent.record;
 import io.blockscope.agent.bootstrap.Sink;
 import io.blockscope.agent.profile.Component;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The agent's side of the bridge: everything the hot path samples lands here. Sampled checkouts
@@ -27,7 +28,6 @@ public final class Recorder extends Sink {
      * only trims the cost of a sample, not what is found.
      */
     public static final int STACK_EVERY = 16;
-    private static final StackTraceElement[] NO_STACK = new StackTraceElement[0];
 
     /** Columns of {@link #copySites()}. */
     public static final int CALLS = 0;
@@ -69,15 +69,15 @@ public final class Recorder extends Sink {
         tracker.pollCollected();
         if (sampledCheckouts++ % STACK_EVERY == 0) {
             SiteResolver.Located located = sites.locate();
-            tracker.track(block, tier, System.nanoTime(), located.site(), located.stack());
+            tracker.track(block, tier, System.nanoTime(), located.site(), located.frames());
         } else {
-            tracker.track(block, tier, System.nanoTime(), sites.site(), NO_STACK);
+            tracker.track(block, tier, System.nanoTime(), sites.site(), List.of());
         }
     }
 
     @Override
     public void returned(int tier, Object block) {
-        tracker.returned(block, System.nanoTime());
+        tracker.returned(block, System::nanoTime);
     }
 
     @Override

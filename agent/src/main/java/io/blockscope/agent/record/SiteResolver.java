@@ -3,23 +3,33 @@ package io.blockscope.agent.record;
 import java.lang.StackWalker.StackFrame;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
  * Finds the call site of a sampled event: the first stack frame whose class is outside the
  * server's cache/cell machinery (the profile's {@code siteSkip} packages), the agent, and the JDK's
  * reflection plumbing. Formats it as {@code com.acme.MyFilter.filterCell:42}.
+ *
+ * <p>Sampled events come by the hundred per second, so a site costs one short walk and a map
+ * lookup: the formatted name is cached per frame (class, method, bytecode index), because a
+ * frame's line number is the expensive part (the JDK builds a {@code StackTraceElement} for it).
+ * Kept stacks stay {@link StackFrame}s until a leak is logged, which converts them.
  */
 public final class SiteResolver {
 
     /** Stack depth kept for the first-leak log line. */
     static final int STACK_DEPTH = 32;
+    /** Distinct frames whose names are cached; beyond it names are formatted each time (bounded memory). */
+    static final int MAX_CACHED_FRAMES = 4096;
     private static final String UNKNOWN = "unknown";
     private static final List<String> ALWAYS_SKIPPED = List.of(
             "io.blockscope.agent.", "java.lang.invoke.", "java.lang.reflect.", "jdk.internal.reflect.", "jdk.jfr.");
 
     private final StackWalker walker = StackWalker.getInstance();
     private final String[] skipped;
+    private final Map<FrameKey, String> names = new ConcurrentHashMap<>();
 
     public SiteResolver(List<String> skippedPrefixes) {
         List<String> all = new ArrayList<>(ALWAYS_SKIPPED);
@@ -30,7 +40,7 @@ public final class SiteResolver {
     /** The call site of the current thread's caller chain. */
     public String site() {
         return walker.walk(frames -> frames.filter(f -> !isSkipped(f.getClassName()))
-                .findFirst().map(SiteResolver::format).orElse(UNKNOWN));
+                .findFirst().map(this::name).orElse(UNKNOWN));
     }
 
     /** The site and the stack below the agent's own frames, for events that may be logged later. */
@@ -41,22 +51,23 @@ public final class SiteResolver {
         String site = UNKNOWN;
         for (StackFrame frame : stack) {
             if (!isSkipped(frame.getClassName())) {
-                site = format(frame);
+                site = name(frame);
                 break;
             }
         }
         if (site.equals(UNKNOWN) && stack.size() == STACK_DEPTH) {
             site = site();
         }
-        StackTraceElement[] elements = new StackTraceElement[stack.size()];
-        for (int i = 0; i < elements.length; i++) {
-            elements[i] = stack.get(i).toStackTraceElement();
-        }
-        return new Located(site, elements);
+        return new Located(site, stack);
     }
 
-    /** A site and the stack it was found in. */
-    public record Located(String site, StackTraceElement[] stack) {
+    /** A site and the stack it was found in, innermost frame first. */
+    public record Located(String site, List<StackFrame> frames) {
+
+        /** The stack as {@link StackTraceElement}s: built on demand, for a log line. */
+        public StackTraceElement[] stack() {
+            return frames.stream().map(StackFrame::toStackTraceElement).toArray(StackTraceElement[]::new);
+        }
     }
 
     boolean isSkipped(String className) {
@@ -66,6 +77,22 @@ public final class SiteResolver {
             }
         }
         return false;
+    }
+
+    private String name(StackFrame frame) {
+        FrameKey key = new FrameKey(frame.getClassName(), frame.getMethodName(), frame.getByteCodeIndex());
+        String name = names.get(key);
+        if (name == null) {
+            name = format(frame);
+            if (names.size() < MAX_CACHED_FRAMES) {
+                names.putIfAbsent(key, name);
+            }
+        }
+        return name;
+    }
+
+    /** Frames with the same class, method and bytecode index are the same source line. */
+    private record FrameKey(String className, String methodName, int bytecodeIndex) {
     }
 
     static String format(StackFrame frame) {

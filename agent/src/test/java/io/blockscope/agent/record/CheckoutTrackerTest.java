@@ -24,19 +24,19 @@ class CheckoutTrackerTest {
         }
     });
 
-    private static final StackTraceElement[] NO_STACK = new StackTraceElement[0];
+    private static final List<StackWalker.StackFrame> NO_STACK = List.of();
 
     @Test
     void aReturnEndsTheCheckoutWithItsHoldTime() {
         Object block = new Object();
         assertTrue(tracker.track(block, 0, 1_000, "a.B.c:1", NO_STACK));
         assertTrue(tracker.active());
-        tracker.returned(new Object(), 2_000); // another block: no match
+        tracker.returned(new Object(), () -> 2_000L); // another block: no match
         assertEquals(List.of(), held);
-        tracker.returned(block, 5_000);
+        tracker.returned(block, () -> 5_000L);
         assertEquals(List.of(4_000L), held);
         assertFalse(tracker.active());
-        tracker.returned(block, 6_000); // a second return of the same block finds nothing
+        tracker.returned(block, () -> 6_000L); // a second return of the same block finds nothing
         assertEquals(1, held.size());
     }
 
@@ -65,7 +65,7 @@ class CheckoutTrackerTest {
         tracker.expire(1_001, 1_000);
         tracker.expire(5_000, 1_000);
         assertEquals(List.of("com.acme.Holder.hold:3/age"), leaks);
-        tracker.returned(block, 6_000); // a late return is no longer tracked
+        tracker.returned(block, () -> 6_000L); // a late return is no longer tracked
         assertEquals(List.of(), held);
     }
 
@@ -83,7 +83,7 @@ class CheckoutTrackerTest {
         assertTrue(tracked <= 64, "tracked " + tracked);
         assertEquals(1_000 - tracked, tracker.dropped());
         assertEquals(tracked, tracker.live());
-        blocks.forEach(b -> tracker.returned(b, 1));
+        blocks.forEach(b -> tracker.returned(b, () -> 1L));
         assertEquals(tracked, held.size());
         assertEquals(0, tracker.live());
     }

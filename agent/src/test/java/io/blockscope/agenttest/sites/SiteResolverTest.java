@@ -46,6 +46,19 @@ class SiteResolverTest {
         assertTrue(located.stack().length > 2 && located.stack().length <= 32, "depth " + located.stack().length);
     }
 
+    @Test
+    void namesCachedPerFrameKeepLinesOfOneMethodApart() {
+        String method = SiteResolverTest.class.getName() + ".namesCachedPerFrameKeepLinesOfOneMethodApart:";
+        for (int round = 0; round < 3; round++) { // later rounds are served from the cache
+            int lineA = currentLine() + 1;
+            String a = Machinery.resolve(resolver);
+            int lineB = currentLine() + 1;
+            String b = Machinery.resolve(resolver);
+            assertEquals(method + lineA, a, "round " + round);
+            assertEquals(method + lineB, b, "round " + round);
+        }
+    }
+
     private static int currentLine() {
         return StackWalker.getInstance().walk(s -> s.skip(1).findFirst().orElseThrow().getLineNumber());
     }

@@ -12,9 +12,9 @@ import java.util.concurrent.TimeUnit;
  * counts its reference. {@link #checkOutAndKeep} takes one and never lets go. The agent must
  * report the first as a {@code gc} leak and the second as an {@code age} leak, each with its site.
  *
- * <p>After the leaks it keeps reading (and correctly giving back) a third block, collecting garbage
- * between reads, so a leak detector that reports on later checkouts gets its chance; the
- * checkpoint {@code leaked} is printed once that has started.
+ * <p>After the leaks it reads (and correctly gives back) a third block a few times, collecting
+ * garbage between reads, so a leak detector that reports on later checkouts gets its chance; then
+ * it stops reading and prints the checkpoint {@code leaked}, so the test's scrapes never race a read.
  */
 public final class LeakingReader {
 
@@ -46,13 +46,15 @@ public final class LeakingReader {
             while (nudges < 3) {
                 Thread.sleep(10);
             }
+            // Reads stop before the test looks: a read in flight while it scrapes would be a third
+            // outstanding reference. The leaks are found on its scrapes from here on.
+            nudger.interrupt();
+            nudger.join(TimeUnit.SECONDS.toMillis(10));
             console.checkpoint("leaked", new DriverConsole.Fields()
                     .put("model", blocks.model())
                     .put("leaked.gc", 1)
                     .put("leaked.age", 1)
                     .put("kept.offset", keptKey.getOffset()));
-            nudger.interrupt();
-            nudger.join(TimeUnit.SECONDS.toMillis(10));
         }
     }
 

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * ({@link #premain}) or a dynamic attach ({@link #agentmain}, see {@link Launcher}).
  *
  * <p>The agent must never hurt its host: startup catches every {@link Throwable}, logs one line
- * saying what to do, and returns. It never rethrows and never calls {@code System.exit}.
+ * saying what to do, and returns. It never rethrows and never ends the JVM.
  *
  * <p>This class and {@link AgentRuntime} must stay free of references to the bridge classes: they
  * are only loadable after {@link BootstrapInjector} appended them to the bootstrap class loader, and

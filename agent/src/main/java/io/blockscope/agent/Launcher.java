@@ -2,7 +2,7 @@ package io.blockscope.agent;
 
 import io.blockscope.agent.config.AgentConfig;
 import io.blockscope.agent.config.AgentOptions;
-import io.blockscope.exporter.cli.ProcessExit;
+import io.blockscope.exporter.cli.CommandFailed;
 import io.blockscope.exporter.ExporterConfig;
 import java.io.File;
 import java.io.PrintStream;
@@ -16,8 +16,9 @@ import java.util.Properties;
  * terminal rather than only in the target's stderr; then the target's own report (the
  * {@code blockscope.agent.state} and {@code blockscope.agent.port} system properties) is printed.
  *
- * <p>Exit status: 0 attached and running, 1 attached but the agent disabled itself, 2 usage or
- * option error, 3 the attach itself failed.
+ * <p>{@link #run} returns 0 attached and running, 1 attached but the agent disabled itself, 2 usage
+ * or option error, 3 the attach itself failed. The process exits 0 or 1: {@code main} never ends
+ * the JVM (see {@link CommandFailed}), and the printed reason says which failure it was.
  */
 public final class Launcher {
 
@@ -25,7 +26,7 @@ public final class Launcher {
     }
 
     public static void main(String[] args) {
-        ProcessExit.exit(run(args, System.out, System.err), Launcher.class);
+        CommandFailed.check("blockscope attach", run(args, System.out, System.err));
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {

@@ -1,6 +1,6 @@
 package io.blockscope.exporter.auth;
 
-import io.blockscope.exporter.cli.ProcessExit;
+import io.blockscope.exporter.cli.CommandFailed;
 
 import java.io.BufferedReader;
 import java.io.Console;
@@ -27,9 +27,7 @@ public final class HashPassword {
 
   public static void main(String[] args) throws IOException {
     int status = run(args, System.console(), new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)), System.out, System.err);
-    if (status != 0) {
-      ProcessExit.exit(status, HashPassword.class);
-    }
+    CommandFailed.check("HashPassword", status);
   }
 
   static int run(String[] args, Console console, BufferedReader stdin, PrintStream out, PrintStream err)

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blockscope.exporter.cli.CommandFailed;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -71,6 +72,14 @@ class PasswordHashTest {
         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     assertEquals(0, status);
     assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("pbkdf2-sha256:600000:"), out.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void mainFailsByExceptionAndNeverEndsTheJvm() {
+    // The tool ships in the agent jar, next to code running in other people's JVMs: a failed main
+    // must throw (the java launcher then exits 1), not exit. Ending this JVM would end the test run.
+    CommandFailed failed = assertThrows(CommandFailed.class, () -> HashPassword.main(new String[] {"md5"}));
+    assertEquals(2, failed.status());
   }
 
   @Test

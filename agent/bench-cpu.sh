@@ -16,21 +16,20 @@ SUBDIR=${SUBDIR:-target}; ROWS=${ROWS:-50000}
 AGENT=agent/$SUBDIR/blockscope-agent.jar
 SERVER=example-server/$SUBDIR/blockscope-example-server.jar
 ops=$1; rounds=$2; shift 2
-dir=$(mktemp -d)
+DIR=$(mktemp -d); HEAP=1g
 pids=()
-trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$dir"' EXIT
-java -jar "$SERVER" load --data "$dir/data" --rows "$ROWS" > /dev/null
+trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$DIR"' EXIT
+source agent/bench-servers.sh
+load_table "$ROWS"
 labels=(); urls=()
 for spec in "$@"; do
   label=${spec%%=*}; argument=${spec#*=}; extra=()
   [ "$argument" != none ] && extra=("-javaagent:$AGENT=$argument")
-  java -Xms1g -Xmx1g -XX:MaxDirectMemorySize=1g "${extra[@]}" -jar "$SERVER" serve --data "$dir/data" \
-    --port 0 --warm --l2-size 512m > "$dir/$label.log" 2>&1 &
-  pids+=($!); labels+=("$label")
+  start_server "$label" "${extra[@]}"
+  labels+=("$label")
 done
 for label in "${labels[@]}"; do
-  until grep -q "listening on" "$dir/$label.log"; do sleep 0.5; done
-  urls+=("$(grep -o 'http://[0-9.:]*' "$dir/$label.log" | tail -1)")
+  urls+=("$(server_url "$label")")
 done
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)

@@ -8,10 +8,7 @@
 # identical servers, so their spread is what this machine's noise (JIT outcomes, scheduling) does to
 # one comparison. The figure is the median B/A over the runs.
 #
-# Heaps are pinned (-Xms = -Xmx, as production region servers run). With a growable heap the
-# agent's class loading crosses the JVM's first metaspace threshold at startup; the concurrent
-# cycle that triggers lets G1 shrink the nearly empty heap, and a smaller young generation means
-# more (not longer) young collections for the same allocation. See docs/benchmarks.md.
+# Heaps are pinned (see bench-servers.sh).
 #
 # Environment: SUBDIR build folder (target), SKIP_BUILD=1 to reuse jars, RUNS (5), PAIRS (2),
 # SECS measured seconds per server per run (30), ROUNDS interleaved slices (10), THREADS PE
@@ -27,18 +24,11 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
 fi
 AGENT=agent/$SUBDIR/blockscope-agent.jar
 SERVER=example-server/$SUBDIR/blockscope-example-server.jar
-dir=$(mktemp -d)
+DIR=$(mktemp -d)
 pids=()
-trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$dir"' EXIT
-java -jar "$SERVER" load --data "$dir/data" --rows "$ROWS" > /dev/null
-
-start() { # $1 = name, rest = extra JVM options
-  local name=$1; shift
-  java "-Xms$HEAP" "-Xmx$HEAP" -XX:MaxDirectMemorySize=1g "$@" -jar "$SERVER" serve --data "$dir/data" \
-    --port 0 --warm --l2-size 512m > "$dir/$name.log" 2>&1 &
-  pids+=($!)
-}
-url() { until grep -q "listening on" "$dir/$1.log"; do sleep 0.5; done; grep -o 'http://[0-9.:]*' "$dir/$1.log" | tail -1; }
+trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$DIR"' EXIT
+source agent/bench-servers.sh
+load_table "$ROWS"
 
 echo "run  B/A    A2/A1  B2/B1  A ops/s  B ops/s  A gc#  B gc#  A gc s  B gc s"
 ratios=()
@@ -47,10 +37,10 @@ for run in $(seq 1 "$RUNS"); do
   # a few percent, and the median over runs should average it, not freeze one draw.
   pids=(); names=(); targets=()
   for i in $(seq 1 "$PAIRS"); do
-    start "A$i"; start "B$i" "-javaagent:$AGENT=$AGENT_OPTS"
+    start_server "A$i"; start_server "B$i" "-javaagent:$AGENT=$AGENT_OPTS"
     names+=("A$i" "B$i")
   done
-  for n in "${names[@]}"; do targets+=("$(url "$n")"); done
+  for n in "${names[@]}"; do targets+=("$(server_url "$n")"); done
   all=$(IFS=,; echo "${targets[*]}")
   [ "$run" = 1 ] && echo "servers ${names[*]}; agent argument: $AGENT_OPTS; heap $HEAP pinned"
   # Warm up, then a full GC in every server (with and without the agent alike): start-up objects,
@@ -62,14 +52,14 @@ for run in $(seq 1 "$RUNS"); do
     --no-progress > /dev/null 2>&1
   for p in "${pids[@]}"; do jcmd "$p" GC.run > /dev/null; done
   java -jar "$SERVER" pe --workload multiget --threads "$THREADS" --duration "${SECS}s" --rounds "$ROUNDS" \
-    --warmup 1s --target "$all" --no-progress > "$dir/pe$run.txt" 2>&1
+    --warmup 1s --target "$all" --no-progress > "$DIR/pe$run.txt" 2>&1
   kill "${pids[@]}"; wait "${pids[@]}" 2>/dev/null || true
   # table rows come in target order: A1 B1 A2 B2 ...; columns 4 = ops/s, 9 = GC pauses, 10 = GC s
   line=$(awk -v pairs="$PAIRS" '$1 == "multiget" {
       i = n++ % 2; ops[n] = $4; if (i == 0) { a += $4; ag += $9; as += $10 } else { b += $4; bg += $9; bs += $10 } }
     END { printf "%.3f  %.3f  %.3f  %7.0f  %7.0f  %5d  %5d  %6.3f  %6.3f",
           b / a, (pairs > 1 ? ops[3] / ops[1] : 1), (pairs > 1 ? ops[4] / ops[2] : 1),
-          a / pairs, b / pairs, ag, bg, as, bs }' "$dir/pe$run.txt")
+          a / pairs, b / pairs, ag, bg, as, bs }' "$DIR/pe$run.txt")
   echo "$run    $line"
   ratios+=("${line%% *}")
 done

@@ -52,8 +52,8 @@ class DashboardsEndToEndIT {
 
         try (ChildProcess server = ChildProcess.start("example-server", List.of(java, "-Xmx256m",
                         // Track every checkout and count any checkout older than 1 ms at a scrape as an (age)
-                        // leak: a scan in progress always has one, so the leak panels get series. Sample
-                        // copies often so sites show up within seconds.
+                        // leak: the filter's slow cells hold a block for 5 ms now and then, so the leak
+                        // panels get series. Sample copies often so sites show up within seconds.
                         "-javaagent:" + agentJar + "=" + target + ",leak.sample=1,leak.age=1ms,copy.sample=64",
                         "-cp", classPath, "io.blockscope.server.cli.Main", "serve", "--rows", "20000", "--port", "0",
                         "--deploy", "cbc-offheap", "--read-path", "zero-copy"),

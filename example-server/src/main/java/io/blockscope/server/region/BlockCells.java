@@ -3,6 +3,7 @@ package io.blockscope.server.region;
 import io.blockscope.server.buffer.ByteBuff;
 import io.blockscope.server.cache.Block;
 import io.blockscope.server.cache.BlockCacheKey;
+import io.blockscope.server.cell.ArrayCell;
 import io.blockscope.server.cell.BufferedKeyValue;
 import io.blockscope.server.cell.Cell;
 import io.blockscope.server.cell.KeyValueCodec;
@@ -21,8 +22,10 @@ import java.nio.ByteBuffer;
  * block is offheap. A seek touches up to a block's worth of cells, so this is the difference
  * between a get that allocates nothing but its result and one that allocates kilobytes.
  *
- * <p>Cells are made the same way: {@link KeyValueCodec#decodeBuffered} (a view, no copy) for shared
- * or direct blocks, {@link KeyValueCodec#decode} for an exclusive heap copy. Not thread-safe.
+ * <p>Cells are made as {@link KeyValueCodec} makes them: views ({@link BufferedKeyValue}, no copy)
+ * of shared or direct blocks, {@link ArrayCell}s on an exclusive heap copy. A block held in one
+ * buffer, nearly every block, has its cells made directly, their headers checked once. Not
+ * thread-safe.
  */
 final class BlockCells {
 
@@ -30,6 +33,15 @@ final class BlockCells {
     /** The block's size, read once: {@code hasNext()} runs per cell. */
     private final int end;
     private final boolean views;
+    /**
+     * The one NIO buffer holding the whole block when cells are views and the block does not cross
+     * a bucket buffer boundary (nearly always), else null.
+     */
+    private final ByteBuffer single;
+    /** The array holding the whole block when cells are made on a heap copy, else null. */
+    private final byte[] array;
+    /** Where the block starts in {@link #single} or {@link #array}. */
+    private final int base;
     private final BlockCacheKey key;
     private int position;
 
@@ -37,6 +49,17 @@ final class BlockCells {
         this.data = block.data();
         this.end = data.capacity();
         this.views = data.isDirect() || block.memoryType() == Block.MemoryType.SHARED;
+        ByteBuffer whole = end > 0 && data.isContiguous(0, end) ? data.bufferAt(0) : null;
+        int start = whole == null ? 0 : data.positionOf(0);
+        if (whole != null && !views && whole.hasArray()) {
+            this.single = null;
+            this.array = whole.array();
+            this.base = whole.arrayOffset() + start;
+        } else {
+            this.single = views ? whole : null;
+            this.array = null;
+            this.base = start;
+        }
         this.key = key;
     }
 
@@ -88,19 +111,47 @@ final class BlockCells {
 
     /** The cell at the cursor; moves past it. */
     Cell next() throws CorruptStoreFileException {
+        if (single != null || array != null) {
+            return nextInOneBuffer();
+        }
         int length = cellLength(position);
         if (scanning) {
             sweepTo(position + length + LEAD);
         }
+        Cell cell = views ? KeyValueCodec.decodeBuffered(data, position) : KeyValueCodec.decode(data, position);
+        position += length;
+        return cell;
+    }
+
+    /**
+     * The common case, a block in one buffer: the cell is made straight on it (a view of the cache's
+     * buffer, or on the heap copy's array), and the cell's constructor makes the only header checks
+     * (decoding the length first read and validated the same header twice per cell). Those checks
+     * are against the whole buffer; should it ever run past this block, the block's end is checked
+     * here too.
+     */
+    private Cell nextInOneBuffer() throws CorruptStoreFileException {
         Cell cell;
-        ByteBuffer buffer = data.bufferAt(position);
-        int at = data.positionOf(position);
-        if (views && at + length <= buffer.capacity()) {
-            // What decodeBuffered makes for a cell within one NIO buffer, without validating the
-            // header a second time or looking its buffer up again.
-            cell = new BufferedKeyValue(buffer, at);
-        } else {
-            cell = views ? KeyValueCodec.decodeBuffered(data, position) : KeyValueCodec.decode(data, position);
+        int length;
+        try {
+            if (array != null) {
+                ArrayCell copied = new ArrayCell(array, base + position);
+                length = copied.serializedLength();
+                cell = copied;
+            } else {
+                BufferedKeyValue view = new BufferedKeyValue(single, base + position);
+                length = view.serializedLength();
+                cell = view;
+            }
+        } catch (MalformedCellException | IndexOutOfBoundsException e) {
+            throw corrupt(position, e);
+        }
+        if (length > end - position) {
+            throw new CorruptStoreFileException(key.fileName(), key.offset(), "malformed cell at payload index "
+                    + position + " of the data block: its " + length + " bytes run past the block's end at " + end);
+        }
+        if (scanning) {
+            sweepTo(position + length + LEAD);
         }
         position += length;
         return cell;
@@ -145,8 +196,12 @@ final class BlockCells {
         try {
             return KeyValueCodec.cellLength(data, at);
         } catch (MalformedCellException | IndexOutOfBoundsException e) {
-            throw new CorruptStoreFileException(key.fileName(), key.offset(),
-                    "malformed cell at payload index " + at + " of the data block: " + e.getMessage(), e);
+            throw corrupt(at, e);
         }
+    }
+
+    private CorruptStoreFileException corrupt(int at, RuntimeException cause) {
+        return new CorruptStoreFileException(key.fileName(), key.offset(),
+                "malformed cell at payload index " + at + " of the data block: " + cause.getMessage(), cause);
     }
 }

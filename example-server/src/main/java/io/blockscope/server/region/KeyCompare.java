@@ -8,7 +8,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.Objects;
 
 /**
  * Unsigned lexicographic compares of row keys and cell keys for the region's hot loops, eight
@@ -63,32 +62,6 @@ final class KeyCompare {
         for (; i < common; i++) {
             int x = a.get(aPos + i) & 0xFF;
             int y = b[bOffset + i] & 0xFF;
-            if (x != y) {
-                return x - y;
-            }
-        }
-        return aLength - bLength;
-    }
-
-    /**
-     * Compares {@code a[0, aLength)} with {@code b[0, bLength)}. For keys of tens of bytes this word
-     * loop beats {@code Arrays.compareUnsigned}, whose vectorized mismatch pays its setup per call.
-     */
-    static int compare(byte[] a, int aLength, byte[] b, int bLength) {
-        Objects.checkFromIndexSize(0, aLength, a.length);
-        Objects.checkFromIndexSize(0, bLength, b.length);
-        int common = Math.min(aLength, bLength);
-        int i = 0;
-        for (; i + Long.BYTES <= common; i += Long.BYTES) {
-            long x = (long) LONGS.get(a, i);
-            long y = (long) LONGS.get(b, i);
-            if (x != y) {
-                return Long.compareUnsigned(x, y);
-            }
-        }
-        for (; i < common; i++) {
-            int x = a[i] & 0xFF;
-            int y = b[i] & 0xFF;
             if (x != y) {
                 return x - y;
             }

@@ -109,13 +109,14 @@ public final class Region implements AutoCloseable {
         FileCursor[] cursors = new FileCursor[files.size()];
         CursorHeap heap = new CursorHeap(files.size());
         RowScratch scratch = new RowScratch();
+        RowScratch wanted = new RowScratch();
         try {
             for (int i = 0; i < count; i++) {
                 if (i % DEADLINE_CHECK_ROWS == DEADLINE_CHECK_ROWS - 1 && System.nanoTime() - deadlineNanos > 0) {
                     throw new RegionTimeoutException("multiget of " + count + " rows ran past its deadline after " + i
                             + " rows; ask for fewer rows per request");
                 }
-                readRow(rows[i], cursors, heap, scratch, result);
+                readRow(rows[i], wanted, cursors, heap, scratch, result);
                 result.rowsScanned(1);
             }
         } catch (IOException | RuntimeException | Error e) {
@@ -127,8 +128,9 @@ public final class Region implements AutoCloseable {
         return result;
     }
 
-    private void readRow(byte[] row, FileCursor[] cursors, CursorHeap heap, RowScratch scratch, ReadResult result)
-            throws IOException {
+    private void readRow(byte[] row, RowScratch wanted, FileCursor[] cursors, CursorHeap heap, RowScratch scratch,
+            ReadResult result) throws IOException {
+        wanted.setRow(row, 0, row.length);
         for (int f = 0; f < cursors.length; f++) {
             StoreFileReader file = files.get(f);
             if (!file.mightContainRow(row, source)) {
@@ -138,7 +140,7 @@ public final class Region implements AutoCloseable {
             if (cursor == null) {
                 cursor = cursors[f] = new FileCursor(file, source, result.lease());
             }
-            if (cursor.seek(row) && cursor.row().sameRow(row, row.length)) {
+            if (cursor.seek(row) && cursor.row().sameRow(wanted)) {
                 heap.add(cursor);
             }
         }
@@ -198,14 +200,15 @@ public final class Region implements AutoCloseable {
 
     private static void scanRows(ScanSpec spec, long deadlineNanos, CursorHeap heap, ReadResult result) throws IOException {
         Filter filter = spec.filter().newFilter();
-        byte[] stop = spec.stopRow();
+        boolean bounded = spec.stopRow().length > 0;
+        RowScratch stop = RowScratch.of(spec.stopRow());
         RowScratch scratch = new RowScratch();
         long returned = 0;
         long bytes = 0;
         long scanned = 0;
         while (!heap.isEmpty()) {
             FileCursor top = heap.top();
-            if (stop.length > 0 && top.row().compareTo(stop, stop.length) >= 0) {
+            if (bounded && top.row().compareTo(stop) >= 0) {
                 break;
             }
             if (returned >= spec.maxRows() || bytes >= spec.maxResultBytes()

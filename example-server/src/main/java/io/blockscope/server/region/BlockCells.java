@@ -34,11 +34,11 @@ final class BlockCells {
     private final int end;
     private final boolean views;
     /**
-     * The one NIO buffer holding the whole block when cells are views and the block does not cross
+     * The NIO buffer that is exactly the block, when cells are views and the block does not cross
      * a bucket buffer boundary (nearly always), else null.
      */
     private final ByteBuffer single;
-    /** The array holding the whole block when cells are made on a heap copy, else null. */
+    /** The array that ends where the block ends, when cells are made on a heap copy, else null. */
     private final byte[] array;
     /** Where the block starts in {@link #single} or {@link #array}. */
     private final int base;
@@ -49,14 +49,16 @@ final class BlockCells {
         this.data = block.data();
         this.end = data.capacity();
         this.views = data.isDirect() || block.memoryType() == Block.MemoryType.SHARED;
+        // A cell checks its lengths against the end of its buffer or array, so cells are made
+        // directly only where that end is the block's end; otherwise through KeyValueCodec.
         ByteBuffer whole = end > 0 && data.isContiguous(0, end) ? data.bufferAt(0) : null;
         int start = whole == null ? 0 : data.positionOf(0);
-        if (whole != null && !views && whole.hasArray()) {
+        if (whole != null && !views && whole.hasArray() && whole.array().length - whole.arrayOffset() - start == end) {
             this.single = null;
             this.array = whole.array();
             this.base = whole.arrayOffset() + start;
         } else {
-            this.single = views ? whole : null;
+            this.single = whole != null && views && whole.capacity() - start == end ? whole : null;
             this.array = null;
             this.base = start;
         }
@@ -124,11 +126,10 @@ final class BlockCells {
     }
 
     /**
-     * The common case, a block in one buffer: the cell is made straight on it (a view of the cache's
-     * buffer, or on the heap copy's array), and the cell's constructor makes the only header checks
-     * (decoding the length first read and validated the same header twice per cell). Those checks
-     * are against the whole buffer; should it ever run past this block, the block's end is checked
-     * here too.
+     * The common case, a block that is exactly one buffer: the cell is made straight on it (a view
+     * of the cache's buffer, or on the heap copy's array), and the cell's constructor makes the
+     * only header checks, against the buffer's end, which is the block's (decoding the length
+     * first read and validated the same header twice per cell).
      */
     private Cell nextInOneBuffer() throws CorruptStoreFileException {
         Cell cell;
@@ -145,10 +146,6 @@ final class BlockCells {
             }
         } catch (MalformedCellException | IndexOutOfBoundsException e) {
             throw corrupt(position, e);
-        }
-        if (length > end - position) {
-            throw new CorruptStoreFileException(key.fileName(), key.offset(), "malformed cell at payload index "
-                    + position + " of the data block: its " + length + " bytes run past the block's end at " + end);
         }
         if (scanning) {
             sweepTo(position + length + LEAD);

@@ -2,6 +2,8 @@ package io.blockscope.server.region;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -47,9 +49,9 @@ class RowScratchTest {
         assertEquals(-1, Integer.signum(shorter.compareTo(longer)));
         assertEquals(-1, Integer.signum(longer.compareTo(longest)));
         assertEquals(1, Integer.signum(longest.compareTo(shorter)));
-        assertEquals(false, shorter.sameRow(longer));
+        assertFalse(shorter.sameRow(longer));
         assertEquals(0, RowScratch.of(new byte[0]).compareTo(RowScratch.of(new byte[0])));
-        assertEquals(true, RowScratch.of(new byte[0]).sameRow(RowScratch.of(new byte[0])));
+        assertTrue(RowScratch.of(new byte[0]).sameRow(RowScratch.of(new byte[0])));
     }
 
     private static byte[] randomRow(SplittableRandom random) {

@@ -10,8 +10,7 @@ final class AgentLog {
 
     static final String STATE_PROPERTY = "blockscope.agent.state";
 
-    private AgentLog() {
-    }
+    private AgentLog() {}
 
     static void info(String message) {
         try {
@@ -31,7 +30,8 @@ final class AgentLog {
 
     /** The one line for a failed start: what went wrong and what to do; the host goes on. */
     static void disabled(Throwable t) {
-        String why = t instanceof IllegalArgumentException ? t.getMessage()
+        String why = t instanceof IllegalArgumentException
+                ? t.getMessage()
                 : t.getClass().getName() + ": " + t.getMessage();
         String message = "agent disabled, the application runs without it: " + why
                 + (t instanceof IllegalArgumentException ? "" : " (please report this with the stack trace below)");

@@ -14,12 +14,10 @@ import java.util.Optional;
  */
 final class AgentRuntime {
 
-    private AgentRuntime() {
-    }
+    private AgentRuntime() {}
 
     /** What {@link #prepare} checked. */
-    record Setup(AgentConfig config, ExporterConfig exporterConfig, Optional<Profile> profile) {
-    }
+    record Setup(AgentConfig config, ExporterConfig exporterConfig, Optional<Profile> profile) {}
 
     /** Throws {@link IllegalArgumentException} with a one-line message on bad options or profile. */
     static Setup prepare(String argument, Instrumentation instrumentation) {

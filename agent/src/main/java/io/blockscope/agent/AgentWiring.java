@@ -31,8 +31,7 @@ final class AgentWiring {
      */
     static final int CHECKOUT_SLOTS = 1 << 17;
 
-    private AgentWiring() {
-    }
+    private AgentWiring() {}
 
     static void start(AgentRuntime.Setup setup, Instrumentation instrumentation, boolean lateAttach) {
         AgentConfig config = setup.config();
@@ -40,8 +39,10 @@ final class AgentWiring {
         Exporter exporter = Exporter.start(exporterConfig);
         String version = AgentRuntime.version();
         if (setup.profile().isEmpty()) {
-            AgentLog.warn("no known server classes on the class path (built-in profiles: " + String.join(", ", Profiles.builtIn())
-                    + "): nothing to instrument, only JVM and GC metrics are served. Set profile=<name or file> to choose one");
+            AgentLog.warn(
+                    "no known server classes on the class path (built-in profiles: "
+                            + String.join(", ", Profiles.builtIn())
+                            + "): nothing to instrument, only JVM and GC metrics are served. Set profile=<name or file> to choose one");
             publishState(exporter, "running without a profile");
             return;
         }
@@ -50,8 +51,16 @@ final class AgentWiring {
         ProbeStatus status = new ProbeStatus(profile);
         LeakReport leaks = new LeakReport(config.sites(), profile.tiers(), config.leakAge());
         AgentMetrics metrics = new AgentMetrics(profile, status, version, leaks, exporter.registry());
-        Recorder recorder = new Recorder(new SiteResolver(profile.siteSkip()), config.tracked(), config.leakAge(),
-                config.copySample(), config.copyJfr(), config.sites(), profile.probes().size(), metrics, leaks);
+        Recorder recorder = new Recorder(
+                new SiteResolver(profile.siteSkip()),
+                config.tracked(),
+                config.leakAge(),
+                config.copySample(),
+                config.copyJfr(),
+                config.sites(),
+                profile.probes().size(),
+                metrics,
+                leaks);
         metrics.attach(recorder);
         if (profile.matchesReturns()) {
             Bridge.matchReturns(CHECKOUT_SLOTS);
@@ -61,8 +70,9 @@ final class AgentWiring {
         logProbes(profile, hostLoader, lateAttach);
         new Instrumenter(profile, status).install(instrumentation);
         AgentLog.info("agent " + version + " running with profile " + profile.name()
-                + (exporter.isServing() ? ", metrics at http://" + host(exporterConfig) + ":" + exporter.port() + "/metrics"
-                : ", metrics NOT served (see above)")
+                + (exporter.isServing()
+                        ? ", metrics at http://" + host(exporterConfig) + ":" + exporter.port() + "/metrics"
+                        : ", metrics NOT served (see above)")
                 + "; leak.sample=" + config.leakSample() + ", copy.sample=" + config.copySample());
         publishState(exporter, "running profile " + profile.name());
     }
@@ -77,9 +87,10 @@ final class AgentWiring {
                 skipped.add(result.probe() + " (" + String.join("; ", result.details()) + ")");
             }
         }
-        AgentLog.info("profile " + profile.name() + (lateAttach ? " (late attach: loaded classes are retransformed)" : "")
-                + ": probes with targets: " + (found.isEmpty() ? "none" : String.join(", ", found))
-                + "; skipped: " + (skipped.isEmpty() ? "none" : String.join(", ", skipped)));
+        AgentLog.info(
+                "profile " + profile.name() + (lateAttach ? " (late attach: loaded classes are retransformed)" : "")
+                        + ": probes with targets: " + (found.isEmpty() ? "none" : String.join(", ", found))
+                        + "; skipped: " + (skipped.isEmpty() ? "none" : String.join(", ", skipped)));
     }
 
     /** System properties the launcher (and tests) read back from the target JVM. */

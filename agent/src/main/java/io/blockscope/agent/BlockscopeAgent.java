@@ -19,8 +19,7 @@ public final class BlockscopeAgent {
 
     private static final AtomicBoolean STARTED = new AtomicBoolean();
 
-    private BlockscopeAgent() {
-    }
+    private BlockscopeAgent() {}
 
     public static void premain(String argument, Instrumentation instrumentation) {
         start(argument, instrumentation, false);

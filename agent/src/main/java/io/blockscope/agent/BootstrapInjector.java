@@ -20,8 +20,7 @@ final class BootstrapInjector {
     static final String BRIDGE = "io.blockscope.agent.bootstrap.Bridge";
     private static final String NESTED_JAR = "META-INF/blockscope/blockscope-bootstrap.jar";
 
-    private BootstrapInjector() {
-    }
+    private BootstrapInjector() {}
 
     /** Appends the bridge jar unless the bridge is already there (a second attach, or a test). */
     static void inject(Instrumentation instrumentation) throws IOException {
@@ -32,7 +31,8 @@ final class BootstrapInjector {
         jar.toFile().deleteOnExit();
         try (InputStream in = BootstrapInjector.class.getClassLoader().getResourceAsStream(NESTED_JAR)) {
             if (in == null) {
-                throw new IllegalStateException("the agent jar lacks " + NESTED_JAR + "; use the jar the build produced");
+                throw new IllegalStateException(
+                        "the agent jar lacks " + NESTED_JAR + "; use the jar the build produced");
             }
             Files.copy(in, jar, StandardCopyOption.REPLACE_EXISTING);
         }

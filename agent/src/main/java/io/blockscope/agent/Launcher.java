@@ -2,8 +2,8 @@ package io.blockscope.agent;
 
 import io.blockscope.agent.config.AgentConfig;
 import io.blockscope.agent.config.AgentOptions;
-import io.blockscope.exporter.cli.CommandFailed;
 import io.blockscope.exporter.ExporterConfig;
+import io.blockscope.exporter.cli.CommandFailed;
 import java.io.File;
 import java.io.PrintStream;
 import java.net.URISyntaxException;
@@ -22,8 +22,7 @@ import java.util.Properties;
  */
 public final class Launcher {
 
-    private Launcher() {
-    }
+    private Launcher() {}
 
     public static void main(String[] args) {
         CommandFailed.check("blockscope attach", run(args, System.out, System.err));
@@ -58,14 +57,20 @@ public final class Launcher {
             return Attacher.attach(pid, agentJar(), options, out, err);
         } catch (NoClassDefFoundError e) {
             err.println("blockscope: this Java runtime has no Attach API (module jdk.attach): run the launcher with the"
-                    + " java of a full JDK, ideally the target's own: $JAVA_HOME/bin/java -jar blockscope-agent.jar attach " + pid);
+                    + " java of a full JDK, ideally the target's own: $JAVA_HOME/bin/java -jar blockscope-agent.jar attach "
+                    + pid);
             return 3;
         }
     }
 
     private static String agentJar() {
         try {
-            return new File(Launcher.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getAbsolutePath();
+            return new File(Launcher.class
+                            .getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI())
+                    .getAbsolutePath();
         } catch (URISyntaxException e) {
             throw new IllegalStateException("cannot locate the agent jar", e);
         }
@@ -73,8 +78,7 @@ public final class Launcher {
 
     /** Kept apart so that a runtime without jdk.attach fails with NoClassDefFoundError in one place. */
     static final class Attacher {
-        private Attacher() {
-        }
+        private Attacher() {}
 
         static int attach(String pid, String jar, String options, PrintStream out, PrintStream err) {
             com.sun.tools.attach.VirtualMachine vm;

@@ -32,7 +32,8 @@ class AlertRulesTest {
 
     @Test
     void promtoolAcceptsTheRuleFiles() {
-        Promtool.Result result = Promtool.run(ModulePaths.dashboards(), "check", "rules", "alerts.yml", "recording-rules.yml");
+        Promtool.Result result =
+                Promtool.run(ModulePaths.dashboards(), "check", "rules", "alerts.yml", "recording-rules.yml");
         assertTrue(result.ok(), result.output());
         assertTrue(result.output().contains("SUCCESS: " + alerts.rules().size() + " rules found"), result.output());
     }
@@ -77,7 +78,10 @@ class AlertRulesTest {
         }
         Set<String> untested = new LinkedHashSet<>(records.recordedNames());
         untested.removeAll(tested);
-        assertEquals(Set.of(), untested, "recording rules without a promql_expr_test in tests/alerts-test.yml or a check in NativeHistogramRulesIT");
+        assertEquals(
+                Set.of(),
+                untested,
+                "recording rules without a promql_expr_test in tests/alerts-test.yml or a check in NativeHistogramRulesIT");
     }
 
     @Test
@@ -101,7 +105,8 @@ class AlertRulesTest {
             } else if (!anchors.contains(runbook.group(1))) {
                 problems.add(alert.name() + ": docs/runbooks.md has no section #" + runbook.group(1));
             } else if (!runbook.group(1).equals(alert.name().toLowerCase(Locale.ROOT))) {
-                problems.add(alert.name() + ": runbook_url should point at its own section #" + alert.name().toLowerCase(Locale.ROOT));
+                problems.add(alert.name() + ": runbook_url should point at its own section #"
+                        + alert.name().toLowerCase(Locale.ROOT));
             }
             Matcher url = DASHBOARD_URL.matcher(alert.annotations().getOrDefault("dashboard_url", ""));
             if (!url.matches()) {
@@ -109,13 +114,21 @@ class AlertRulesTest {
                         + alert.annotations().get("dashboard_url"));
                 continue;
             }
-            GrafanaDashboard dashboard = GrafanaDashboard.all().stream().filter(d -> d.uid().equals(url.group(1))).findFirst().orElse(null);
+            GrafanaDashboard dashboard = GrafanaDashboard.all().stream()
+                    .filter(d -> d.uid().equals(url.group(1)))
+                    .findFirst()
+                    .orElse(null);
             if (dashboard == null) {
                 problems.add(alert.name() + ": dashboard_url names no dashboard with uid " + url.group(1));
             } else if (dashboard.panel(Integer.parseInt(url.group(2))) == null) {
                 problems.add(alert.name() + ": dashboard " + url.group(1) + " has no panel " + url.group(2));
-            } else if (!dashboard.panel(Integer.parseInt(url.group(2))).path("description").asText().contains(alert.name())) {
-                problems.add(alert.name() + ": panel " + url.group(2) + " it links to does not mention the alert in its description");
+            } else if (!dashboard
+                    .panel(Integer.parseInt(url.group(2)))
+                    .path("description")
+                    .asText()
+                    .contains(alert.name())) {
+                problems.add(alert.name() + ": panel " + url.group(2)
+                        + " it links to does not mention the alert in its description");
             }
         }
         assertEquals(List.of(), problems);
@@ -123,8 +136,11 @@ class AlertRulesTest {
 
     @Test
     void hotCopyPathRunbookGivesTheConfirmingCommands() throws IOException {
-        String section = MarkdownAnchors.section(Files.readString(ModulePaths.docs().resolve("runbooks.md")), "blockscopehotcopypath");
-        assertTrue(section.contains("jfr print --events blockscope.CopyToHeap"), "runbook must give the jfr print command");
+        String section = MarkdownAnchors.section(
+                Files.readString(ModulePaths.docs().resolve("runbooks.md")), "blockscopehotcopypath");
+        assertTrue(
+                section.contains("jfr print --events blockscope.CopyToHeap"),
+                "runbook must give the jfr print command");
         assertTrue(section.contains("-e alloc"), "runbook must give an async-profiler allocation profiling command");
         assertTrue(section.contains("Hottest copy sites"), "runbook must name the panel that confirms it");
     }
@@ -135,7 +151,8 @@ class AlertRulesTest {
         Files.createDirectories(dir.resolve("tests"));
         Files.copy(ModulePaths.recordingRules(), dir.resolve("recording-rules.yml"));
         Files.copy(ModulePaths.dashboards().resolve("tests/alerts-test.yml"), dir.resolve("tests/alerts-test.yml"));
-        String renamed = Files.readString(ModulePaths.alerts()).replace("blockscope_block_leaks_total", "blockscope_block_leak_total");
+        String renamed = Files.readString(ModulePaths.alerts())
+                .replace("blockscope_block_leaks_total", "blockscope_block_leak_total");
         Files.writeString(dir.resolve("alerts.yml"), renamed);
 
         Promtool.Result result = Promtool.run(dir, "test", "rules", "tests/alerts-test.yml");
@@ -145,6 +162,7 @@ class AlertRulesTest {
     }
 
     private static JsonNode unitTests() throws IOException {
-        return RuleFile.YAML.readTree(ModulePaths.dashboards().resolve("tests/alerts-test.yml").toFile());
+        return RuleFile.YAML.readTree(
+                ModulePaths.dashboards().resolve("tests/alerts-test.yml").toFile());
     }
 }

@@ -45,8 +45,10 @@ final class ChildProcess implements AutoCloseable {
         try {
             return awaited.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException | ExecutionException e) {
-            throw new IllegalStateException(name + " did not print the expected line in " + timeout.toSeconds() + " s (alive: "
-                    + process.isAlive() + "):\n" + tail(), e);
+            throw new IllegalStateException(
+                    name + " did not print the expected line in " + timeout.toSeconds() + " s (alive: "
+                            + process.isAlive() + "):\n" + tail(),
+                    e);
         }
     }
 
@@ -82,8 +84,9 @@ final class ChildProcess implements AutoCloseable {
     }
 
     private void pump(Pattern awaitedLine) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-             PrintWriter out = new PrintWriter(Files.newBufferedWriter(log), true)) {
+        try (BufferedReader in =
+                        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+                PrintWriter out = new PrintWriter(Files.newBufferedWriter(log), true)) {
             String line;
             while ((line = in.readLine()) != null) {
                 out.println(line);

@@ -1,6 +1,5 @@
 package io.blockscope.dashboards;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,7 +34,11 @@ class DashboardQueriesParseTest {
         GrafanaDashboard.all().forEach(d -> queries.addAll(d.queries()));
         assertFalse(queries.isEmpty());
 
-        Promtool.Result result = checkAsRules(dir, queries.stream().map(q -> PromQl.resolveGrafanaVariables(q.expr(), VARIABLES)).toList());
+        Promtool.Result result = checkAsRules(
+                dir,
+                queries.stream()
+                        .map(q -> PromQl.resolveGrafanaVariables(q.expr(), VARIABLES))
+                        .toList());
 
         assertTrue(result.ok(), "promtool rejects a dashboard query:\n" + describe(queries) + "\n" + result.output());
         assertTrue(result.output().contains("SUCCESS: " + queries.size() + " rules found"), result.output());
@@ -43,9 +46,11 @@ class DashboardQueriesParseTest {
 
     @Test
     void aBrokenExpressionIsRejected(@TempDir Path dir) throws IOException {
-        Promtool.Result result = checkAsRules(dir, List.of(
-                "sum by (tier) (rate(blockscope_block_cache_gets_total[1m]))",
-                "sum by (tier) (rate(blockscope_block_cache_gets_total[1m])"));
+        Promtool.Result result = checkAsRules(
+                dir,
+                List.of(
+                        "sum by (tier) (rate(blockscope_block_cache_gets_total[1m]))",
+                        "sum by (tier) (rate(blockscope_block_cache_gets_total[1m])"));
 
         assertFalse(result.ok(), result.output());
         assertTrue(result.output().contains("dashboard_query_1"), result.output());
@@ -68,7 +73,11 @@ class DashboardQueriesParseTest {
     private static String describe(List<GrafanaDashboard.Query> queries) {
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < queries.size(); i++) {
-            out.append("dashboard_query_").append(i).append(" = ").append(queries.get(i).where()).append('\n');
+            out.append("dashboard_query_")
+                    .append(i)
+                    .append(" = ")
+                    .append(queries.get(i).where())
+                    .append('\n');
         }
         return out.toString();
     }

@@ -21,8 +21,11 @@ class DashboardStructureTest {
     static final String SERVER_UID = "blockscope-offheap";
     static final String FLEET_UID = "blockscope-fleet";
     /** Grafana unit ids: bytes (IEC), bytes/s (IEC), seconds, ops/s, 0..1 as percent, plain numbers, text. */
-    private static final Set<String> UNITS = Set.of("bytes", "binBps", "s", "ops", "percentunit", "short", "none", "string");
-    private static final Map<String, String> PROMETHEUS_DATASOURCE = Map.of("type", "prometheus", "uid", "${datasource}");
+    private static final Set<String> UNITS =
+            Set.of("bytes", "binBps", "s", "ops", "percentunit", "short", "none", "string");
+
+    private static final Map<String, String> PROMETHEUS_DATASOURCE =
+            Map.of("type", "prometheus", "uid", "${datasource}");
     private static final Pattern GC_NATIVE_QUANTILE = Pattern.compile(
             "histogram_quantile\\(0\\.99, sum by \\([a-z_, ]+\\) \\(rate\\(blockscope_gc_pause_seconds\\{[^}]*}\\[\\$__rate_interval]\\)\\)\\)");
 
@@ -42,10 +45,15 @@ class DashboardStructureTest {
         check(problems, contains(d.root().path("tags"), "blockscope"), "not tagged blockscope");
         boolean linksSiblings = false;
         for (JsonNode link : d.root().path("links")) {
-            linksSiblings |= "dashboards".equals(link.path("type").asText()) && contains(link.path("tags"), "blockscope")
-                    && link.path("includeVars").asBoolean() && link.path("keepTime").asBoolean();
+            linksSiblings |= "dashboards".equals(link.path("type").asText())
+                    && contains(link.path("tags"), "blockscope")
+                    && link.path("includeVars").asBoolean()
+                    && link.path("keepTime").asBoolean();
         }
-        check(problems, linksSiblings, "no dashboards link to the other blockscope dashboards keeping variables and time");
+        check(
+                problems,
+                linksSiblings,
+                "no dashboards link to the other blockscope dashboards keeping variables and time");
         assertEquals(List.of(), problems, d.fileName());
     }
 
@@ -54,23 +62,46 @@ class DashboardStructureTest {
     void variablesAreDatasourceJobInstanceChained(GrafanaDashboard d) {
         List<String> problems = new ArrayList<>();
         JsonNode datasource = d.variable("datasource");
-        check(problems, datasource != null && "datasource".equals(datasource.path("type").asText())
-                && "prometheus".equals(datasource.path("query").asText()), "no datasource variable of type prometheus");
+        check(
+                problems,
+                datasource != null
+                        && "datasource".equals(datasource.path("type").asText())
+                        && "prometheus".equals(datasource.path("query").asText()),
+                "no datasource variable of type prometheus");
         JsonNode job = d.variable("job");
         JsonNode instance = d.variable("instance");
         check(problems, job != null && instance != null, "job and instance variables are required");
         if (job != null && instance != null) {
             for (JsonNode v : List.of(job, instance)) {
-                check(problems, "query".equals(v.path("type").asText()), "$" + v.path("name").asText() + " is not a query variable");
-                check(problems, PROMETHEUS_DATASOURCE.equals(datasourceOf(v)), "$" + v.path("name").asText() + " does not query ${datasource}");
-                check(problems, v.path("refresh").asInt() == 2, "$" + v.path("name").asText() + " must refresh on time range change");
+                check(
+                        problems,
+                        "query".equals(v.path("type").asText()),
+                        "$" + v.path("name").asText() + " is not a query variable");
+                check(
+                        problems,
+                        PROMETHEUS_DATASOURCE.equals(datasourceOf(v)),
+                        "$" + v.path("name").asText() + " does not query ${datasource}");
+                check(
+                        problems,
+                        v.path("refresh").asInt() == 2,
+                        "$" + v.path("name").asText() + " must refresh on time range change");
             }
             String jobQuery = GrafanaDashboard.variableQuery(job);
             String instanceQuery = GrafanaDashboard.variableQuery(instance);
-            check(problems, "job".equals(GrafanaDashboard.labelValuesLabel(jobQuery)), "$job does not list job label values");
-            check(problems, "instance".equals(GrafanaDashboard.labelValuesLabel(instanceQuery)), "$instance does not list instance label values");
-            check(problems, PromQl.selectors(GrafanaDashboard.labelValuesSelector(instanceQuery)).stream()
-                    .anyMatch(s -> s.matchers().contains("job") && s.matchers().contains("\"$job\"")), "$instance is not chained to $job");
+            check(
+                    problems,
+                    "job".equals(GrafanaDashboard.labelValuesLabel(jobQuery)),
+                    "$job does not list job label values");
+            check(
+                    problems,
+                    "instance".equals(GrafanaDashboard.labelValuesLabel(instanceQuery)),
+                    "$instance does not list instance label values");
+            check(
+                    problems,
+                    PromQl.selectors(GrafanaDashboard.labelValuesSelector(instanceQuery)).stream()
+                            .anyMatch(s ->
+                                    s.matchers().contains("job") && s.matchers().contains("\"$job\"")),
+                    "$instance is not chained to $job");
         }
         assertEquals(List.of(), problems, d.fileName());
     }
@@ -85,23 +116,50 @@ class DashboardStructureTest {
             check(problems, id > 0 && ids.add(id), "panel id " + id + " is missing or not unique");
         }
         for (JsonNode panel : d.dataPanels()) {
-            String name = "panel " + panel.path("id").asInt() + " (" + panel.path("title").asText() + ")";
+            String name = "panel " + panel.path("id").asInt() + " ("
+                    + panel.path("title").asText() + ")";
             check(problems, !panel.path("title").asText().isBlank(), name + ": no title");
-            check(problems, panel.path("description").asText().contains("Healthy"), name + ": description must say what healthy looks like (\"Healthy: ...\")");
-            check(problems, PROMETHEUS_DATASOURCE.equals(datasourceOf(panel)), name + ": datasource must be {type: prometheus, uid: ${datasource}}");
+            check(
+                    problems,
+                    panel.path("description").asText().contains("Healthy"),
+                    name + ": description must say what healthy looks like (\"Healthy: ...\")");
+            check(
+                    problems,
+                    PROMETHEUS_DATASOURCE.equals(datasourceOf(panel)),
+                    name + ": datasource must be {type: prometheus, uid: ${datasource}}");
             Set<String> units = panelUnits(panel);
-            check(problems, UNITS.containsAll(units) && !panel.path("fieldConfig").path("defaults").path("unit").asText().isBlank(),
+            check(
+                    problems,
+                    UNITS.containsAll(units)
+                            && !panel.path("fieldConfig")
+                                    .path("defaults")
+                                    .path("unit")
+                                    .asText()
+                                    .isBlank(),
                     name + ": units " + units + " must be set and among " + UNITS);
-            check(problems, !panel.has("repeat"), name + ": repeats one panel per value; keep panels fixed so large fleets stay fast");
+            check(
+                    problems,
+                    !panel.has("repeat"),
+                    name + ": repeats one panel per value; keep panels fixed so large fleets stay fast");
             Set<String> refIds = new HashSet<>();
             check(problems, panel.path("targets").size() > 0, name + ": no queries");
             for (JsonNode target : panel.path("targets")) {
                 String refId = target.path("refId").asText();
-                check(problems, !refId.isBlank() && refIds.add(refId), name + ": refId '" + refId + "' missing or repeated");
-                check(problems, PROMETHEUS_DATASOURCE.equals(datasourceOf(target)), name + " " + refId + ": query datasource must be ${datasource}");
+                check(
+                        problems,
+                        !refId.isBlank() && refIds.add(refId),
+                        name + ": refId '" + refId + "' missing or repeated");
+                check(
+                        problems,
+                        PROMETHEUS_DATASOURCE.equals(datasourceOf(target)),
+                        name + " " + refId + ": query datasource must be ${datasource}");
                 check(problems, !target.path("expr").asText().isBlank(), name + " " + refId + ": empty expression");
-                expectedUnit(target.path("expr").asText()).ifPresent(unit -> check(problems, units.contains(unit),
-                        name + " " + refId + ": the expression measures '" + unit + "' but the panel's units are " + units));
+                expectedUnit(target.path("expr").asText())
+                        .ifPresent(unit -> check(
+                                problems,
+                                units.contains(unit),
+                                name + " " + refId + ": the expression measures '" + unit
+                                        + "' but the panel's units are " + units));
             }
         }
         assertEquals(List.of(), problems, d.fileName());
@@ -114,15 +172,28 @@ class DashboardStructureTest {
         List<JsonNode> panels = d.panels();
         for (int i = 0; i < panels.size(); i++) {
             JsonNode a = panels.get(i).path("gridPos");
-            check(problems, a.path("w").asInt() > 0 && a.path("h").asInt() > 0 && a.path("x").asInt() >= 0
-                    && a.path("x").asInt() + a.path("w").asInt() <= 24, "panel " + panels.get(i).path("id") + " is outside the 24-column grid");
+            check(
+                    problems,
+                    a.path("w").asInt() > 0
+                            && a.path("h").asInt() > 0
+                            && a.path("x").asInt() >= 0
+                            && a.path("x").asInt() + a.path("w").asInt() <= 24,
+                    "panel " + panels.get(i).path("id") + " is outside the 24-column grid");
             for (int j = i + 1; j < panels.size(); j++) {
                 JsonNode b = panels.get(j).path("gridPos");
-                boolean overlap = a.path("x").asInt() < b.path("x").asInt() + b.path("w").asInt()
-                        && b.path("x").asInt() < a.path("x").asInt() + a.path("w").asInt()
-                        && a.path("y").asInt() < b.path("y").asInt() + b.path("h").asInt()
-                        && b.path("y").asInt() < a.path("y").asInt() + a.path("h").asInt();
-                check(problems, !overlap, "panels " + panels.get(i).path("id") + " and " + panels.get(j).path("id") + " overlap");
+                boolean overlap =
+                        a.path("x").asInt() < b.path("x").asInt() + b.path("w").asInt()
+                                && b.path("x").asInt()
+                                        < a.path("x").asInt() + a.path("w").asInt()
+                                && a.path("y").asInt()
+                                        < b.path("y").asInt() + b.path("h").asInt()
+                                && b.path("y").asInt()
+                                        < a.path("y").asInt() + a.path("h").asInt();
+                check(
+                        problems,
+                        !overlap,
+                        "panels " + panels.get(i).path("id") + " and "
+                                + panels.get(j).path("id") + " overlap");
             }
         }
         assertEquals(List.of(), problems, d.fileName());
@@ -135,7 +206,11 @@ class DashboardStructureTest {
         for (GrafanaDashboard.Query q : d.queries()) {
             for (String window : PromQl.rangeWindows(q.expr())) {
                 boolean ok = window.equals("$__rate_interval") || (q.instant() && window.equals("$__range"));
-                check(problems, ok, q.where() + ": window [" + window + "] must be $__rate_interval ($__range only in instant queries)");
+                check(
+                        problems,
+                        ok,
+                        q.where() + ": window [" + window
+                                + "] must be $__rate_interval ($__range only in instant queries)");
             }
         }
         assertEquals(List.of(), problems, d.fileName());
@@ -153,7 +228,9 @@ class DashboardStructureTest {
                 continue; // variables build the scope
             }
             for (PromQl.Selector s : PromQl.selectors(q.expr())) {
-                check(problems, s.matchers().contains(job) && s.matchers().contains(instance),
+                check(
+                        problems,
+                        s.matchers().contains(job) && s.matchers().contains(instance),
                         q.where() + ": " + s.metric() + " must select " + job + " and " + instance);
             }
         }
@@ -163,7 +240,9 @@ class DashboardStructureTest {
     @Test
     void serverDashboardUsesNativeHistogramQuantilesForGcPauses() {
         GrafanaDashboard server = GrafanaDashboard.read(ModulePaths.serverDashboard());
-        assertTrue(server.queries().stream().anyMatch(q -> GC_NATIVE_QUANTILE.matcher(q.expr()).find()),
+        assertTrue(
+                server.queries().stream()
+                        .anyMatch(q -> GC_NATIVE_QUANTILE.matcher(q.expr()).find()),
                 "no histogram_quantile(0.99, sum by (...) (rate(blockscope_gc_pause_seconds[$__rate_interval]))) query");
     }
 
@@ -179,16 +258,24 @@ class DashboardStructureTest {
             tables++;
             String name = "panel " + panel.path("id").asInt();
             for (JsonNode target : panel.path("targets")) {
-                check(problems, target.path("expr").asText().startsWith("topk(10, "), name + ": fleet tables show the top 10, not every instance");
+                check(
+                        problems,
+                        target.path("expr").asText().startsWith("topk(10, "),
+                        name + ": fleet tables show the top 10, not every instance");
                 check(problems, target.path("instant").asBoolean(), name + ": fleet tables are instant queries");
             }
             boolean linked = false;
             for (JsonNode link : panel.path("fieldConfig").path("defaults").path("links")) {
                 String url = link.path("url").asText();
-                linked |= url.startsWith("/d/" + SERVER_UID + "/") && url.contains("var-instance=${__data.fields.instance}")
-                        && url.contains("var-job=${__data.fields.job}") && url.contains("${datasource:queryparam}");
+                linked |= url.startsWith("/d/" + SERVER_UID + "/")
+                        && url.contains("var-instance=${__data.fields.instance}")
+                        && url.contains("var-job=${__data.fields.job}")
+                        && url.contains("${datasource:queryparam}");
             }
-            check(problems, linked, name + ": no data link to the " + SERVER_UID + " dashboard for the clicked instance");
+            check(
+                    problems,
+                    linked,
+                    name + ": no data link to the " + SERVER_UID + " dashboard for the clicked instance");
         }
         check(problems, tables >= 4, "the fleet view needs top-k tables for copies, GC p99, references and leaks");
         assertEquals(List.of(), problems);
@@ -230,7 +317,8 @@ class DashboardStructureTest {
         if (expr.contains("histogram_quantile(") || names.stream().allMatch(n -> n.contains("_seconds:p"))) {
             return Optional.of("s");
         }
-        if (names.stream().allMatch(n -> n.endsWith("_bytes_total") || n.contains("_bytes:rate")) && !expr.contains("/")) {
+        if (names.stream().allMatch(n -> n.endsWith("_bytes_total") || n.contains("_bytes:rate"))
+                && !expr.contains("/")) {
             return Optional.of("binBps");
         }
         if (names.stream().allMatch(n -> n.endsWith("_bytes")) && !expr.contains("/") && !expr.contains("rate(")) {

@@ -34,14 +34,19 @@ class DashboardsEndToEndIT {
     private static final Pattern LISTENING = Pattern.compile("blockscope-example-server listening on (http://\\S+)");
     /** Scans through the copying filter: long enough for the 1 minute copy rate to pass 4 MiB/s. */
     private static final Duration LOAD = Duration.ofSeconds(25);
+
     private static final Duration READS = Duration.ofSeconds(8);
 
     @Test
     void dashboardsShowDataAndTheHotCopyAlertNamesTheFilter(@TempDir Path dir) throws Exception {
         Path agentJar = requiredFile("blockscope.agent.jar", "the agent jar (mvn package -pl agent)");
-        Path serverJar = requiredFile("blockscope.server.jar", "the example server jar (mvn package -pl example-server)");
-        Path filterClasses = requiredFile("blockscope.test.classes", "this module's compiled test classes (with " + FILTER + ")");
-        assertTrue(Files.exists(filterClasses.resolve(FILTER.replace('.', '/') + ".class")), FILTER + " is not compiled into " + filterClasses);
+        Path serverJar =
+                requiredFile("blockscope.server.jar", "the example server jar (mvn package -pl example-server)");
+        Path filterClasses =
+                requiredFile("blockscope.test.classes", "this module's compiled test classes (with " + FILTER + ")");
+        assertTrue(
+                Files.exists(filterClasses.resolve(FILTER.replace('.', '/') + ".class")),
+                FILTER + " is not compiled into " + filterClasses);
 
         int metricsPort = PrometheusServer.freePort();
         String target = "127.0.0.1:" + metricsPort;
@@ -50,28 +55,58 @@ class DashboardsEndToEndIT {
         Path alerts = dir.resolve("alerts.yml");
         RuleFile.alerts().writeWithFor(alerts, f -> "1s");
 
-        try (ChildProcess server = ChildProcess.start("example-server", List.of(java, "-Xmx256m",
+        try (ChildProcess server = ChildProcess.start(
+                "example-server",
+                List.of(
+                        java,
+                        "-Xmx256m",
                         // Track every checkout and count any checkout older than 1 ms at a scrape as an (age)
                         // leak: the filter's slow cells hold a block for 5 ms now and then, so the leak
                         // panels get series. Sample copies often so sites show up within seconds.
                         "-javaagent:" + agentJar + "=" + target + ",leak.sample=1,leak.age=1ms,copy.sample=64",
-                        "-cp", classPath, "io.blockscope.server.cli.Main", "serve", "--rows", "20000", "--port", "0",
-                        "--deploy", "cbc-offheap", "--read-path", "zero-copy"),
-                dir.resolve("server.log"), LISTENING)) {
+                        "-cp",
+                        classPath,
+                        "io.blockscope.server.cli.Main",
+                        "serve",
+                        "--rows",
+                        "20000",
+                        "--port",
+                        "0",
+                        "--deploy",
+                        "cbc-offheap",
+                        "--read-path",
+                        "zero-copy"),
+                dir.resolve("server.log"),
+                LISTENING)) {
             String url = server.awaitLine(Duration.ofSeconds(90)).group(1);
 
-            try (PrometheusServer prometheus = PrometheusServer.start(dir, List.of(target), List.of(ModulePaths.recordingRules(), alerts))) {
-                assertTrue(PrometheusServer.await(Duration.ofSeconds(30), () -> prometheus.query("up{job=\"blockscope\"} == 1").size() == 1),
-                        "Prometheus cannot scrape the agent at " + target + ": " + prometheus.query("up") + "\n" + server.tail());
+            try (PrometheusServer prometheus =
+                    PrometheusServer.start(dir, List.of(target), List.of(ModulePaths.recordingRules(), alerts))) {
+                assertTrue(
+                        PrometheusServer.await(
+                                Duration.ofSeconds(30),
+                                () -> prometheus
+                                                .query("up{job=\"blockscope\"} == 1")
+                                                .size()
+                                        == 1),
+                        "Prometheus cannot scrape the agent at " + target + ": " + prometheus.query("up") + "\n"
+                                + server.tail());
                 Instant loadStart = Instant.now();
                 // One PE at a time: each checks at its end that the server holds no block references.
-                try (ChildProcess scans = pe(java, classPath, url, dir, "scans", "scanRange", LOAD, "class:" + FILTER)) {
-                    assertTrue(PrometheusServer.await(LOAD.plusSeconds(30), () -> hotCopySites(prometheus).contains(FILTER)),
-                            "BlockscopeHotCopyPath did not fire naming " + FILTER + "; firing sites " + hotCopySites(prometheus)
-                                    + ", top copy sites " + prometheus.query("topk(3, instance_site:blockscope_copy_site_bytes:rate1m)")
+                try (ChildProcess scans =
+                        pe(java, classPath, url, dir, "scans", "scanRange", LOAD, "class:" + FILTER)) {
+                    assertTrue(
+                            PrometheusServer.await(
+                                    LOAD.plusSeconds(30),
+                                    () -> hotCopySites(prometheus).contains(FILTER)),
+                            "BlockscopeHotCopyPath did not fire naming " + FILTER + "; firing sites "
+                                    + hotCopySites(prometheus)
+                                    + ", top copy sites "
+                                    + prometheus.query("topk(3, instance_site:blockscope_copy_site_bytes:rate1m)")
                                     + "\nscans:\n" + scans.tail() + "\nserver:\n" + server.tail());
-                    System.out.println("[e2e] BlockscopeHotCopyPath firing after " + Duration.between(loadStart, Instant.now()).toSeconds()
-                            + " s of load, site " + hotCopySites(prometheus));
+                    System.out.println("[e2e] BlockscopeHotCopyPath firing after "
+                            + Duration.between(loadStart, Instant.now()).toSeconds() + " s of load, site "
+                            + hotCopySites(prometheus));
                     int scansExit = scans.awaitExit(LOAD.plusSeconds(60));
                     assertEquals(0, scansExit, "PE scans exited with " + scansExit + ":\n" + scans.tail());
                 }
@@ -85,21 +120,28 @@ class DashboardsEndToEndIT {
     }
 
     /** Each query, variables resolved for this server, as a range query over the load: some numeric sample. */
-    private static void assertEveryDashboardQueryReturnsData(PrometheusServer prometheus, String target, Instant loadStart) {
+    private static void assertEveryDashboardQueryReturnsData(
+            PrometheusServer prometheus, String target, Instant loadStart) {
         Instant end = Instant.now();
         Map<String, String> variables = new HashMap<>(Map.of(
-                "job", PrometheusServer.JOB,
-                "instance", target,
+                "job",
+                PrometheusServer.JOB,
+                "instance",
+                target,
                 // Grafana's $__rate_interval is at least four scrape intervals: 4 s here.
-                "__rate_interval", "4s",
-                "__interval", "1s",
-                "__range", (Duration.between(loadStart, end).toSeconds() + 1) + "s"));
+                "__rate_interval",
+                "4s",
+                "__interval",
+                "1s",
+                "__range",
+                (Duration.between(loadStart, end).toSeconds() + 1) + "s"));
         List<String> empty = new ArrayList<>();
         int checked = 0;
         for (GrafanaDashboard dashboard : GrafanaDashboard.all()) {
             for (GrafanaDashboard.Query query : dashboard.queries()) {
                 String expr = PromQl.resolveGrafanaVariables(query.expr(), variables);
-                JsonNode result = query.instant() ? prometheus.query(expr) : prometheus.queryRange(expr, loadStart, end);
+                JsonNode result =
+                        query.instant() ? prometheus.query(expr) : prometheus.queryRange(expr, loadStart, end);
                 if (!PrometheusServer.hasNumber(result)) {
                     empty.add(query.where() + ": " + expr);
                 }
@@ -115,18 +157,45 @@ class DashboardsEndToEndIT {
     private static List<String> hotCopySites(PrometheusServer prometheus) {
         List<String> sites = new ArrayList<>();
         for (JsonNode alert : prometheus.alerts()) {
-            if ("BlockscopeHotCopyPath".equals(alert.path("labels").path("alertname").asText()) && "firing".equals(alert.path("state").asText())) {
+            if ("BlockscopeHotCopyPath"
+                            .equals(alert.path("labels").path("alertname").asText())
+                    && "firing".equals(alert.path("state").asText())) {
                 sites.add(alert.path("labels").path("site").asText());
             }
         }
         return sites.stream().map(s -> s.replaceAll("\\.[^.]+(:\\d+)?$", "")).toList();
     }
 
-    private static ChildProcess pe(String java, String classPath, String url, Path dir, String name, String workload, Duration duration,
-            String filter) throws Exception {
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", classPath, "io.blockscope.server.cli.Main", "pe",
-                "--target", url, "--workload", workload, "--threads", "1", "--duration", duration.toSeconds() + "s",
-                "--rounds", "1", "--warmup", "0s", "--no-progress"));
+    private static ChildProcess pe(
+            String java,
+            String classPath,
+            String url,
+            Path dir,
+            String name,
+            String workload,
+            Duration duration,
+            String filter)
+            throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                java,
+                "-Xmx256m",
+                "-cp",
+                classPath,
+                "io.blockscope.server.cli.Main",
+                "pe",
+                "--target",
+                url,
+                "--workload",
+                workload,
+                "--threads",
+                "1",
+                "--duration",
+                duration.toSeconds() + "s",
+                "--rounds",
+                "1",
+                "--warmup",
+                "0s",
+                "--no-progress"));
         if (filter != null) {
             command.addAll(List.of("--filter", filter));
         }
@@ -136,11 +205,13 @@ class DashboardsEndToEndIT {
     private static Path requiredFile(String property, String what) {
         String value = System.getProperty(property);
         if (value == null || value.isBlank()) {
-            throw new IllegalStateException("system property " + property + " (" + what + ") is not set: run through Maven (mvn verify)");
+            throw new IllegalStateException(
+                    "system property " + property + " (" + what + ") is not set: run through Maven (mvn verify)");
         }
         Path path = Path.of(value);
         if (!Files.exists(path)) {
-            throw new IllegalStateException(what + " is missing at " + path + ": build the reactor first (mvn verify from the root)");
+            throw new IllegalStateException(
+                    what + " is missing at " + path + ": build the reactor first (mvn verify from the root)");
         }
         return path;
     }

@@ -24,7 +24,8 @@ final class GrafanaDashboard {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern LABEL_VALUES = Pattern.compile("^\\s*label_values\\((.*),\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*\\)\\s*$");
+    private static final Pattern LABEL_VALUES =
+            Pattern.compile("^\\s*label_values\\((.*),\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*\\)\\s*$");
 
     private final String fileName;
     private final JsonNode root;
@@ -72,11 +73,16 @@ final class GrafanaDashboard {
 
     /** Panels that show data (everything but rows). */
     List<JsonNode> dataPanels() {
-        return panels().stream().filter(p -> !"row".equals(p.path("type").asText())).toList();
+        return panels().stream()
+                .filter(p -> !"row".equals(p.path("type").asText()))
+                .toList();
     }
 
     JsonNode panel(int id) {
-        return panels().stream().filter(p -> p.path("id").asInt() == id).findFirst().orElse(null);
+        return panels().stream()
+                .filter(p -> p.path("id").asInt() == id)
+                .findFirst()
+                .orElse(null);
     }
 
     List<JsonNode> variables() {
@@ -86,7 +92,10 @@ final class GrafanaDashboard {
     }
 
     JsonNode variable(String name) {
-        return variables().stream().filter(v -> name.equals(v.path("name").asText())).findFirst().orElse(null);
+        return variables().stream()
+                .filter(v -> name.equals(v.path("name").asText()))
+                .findFirst()
+                .orElse(null);
     }
 
     /** Every PromQL expression in the dashboard: panel targets, annotations, variable selectors. */
@@ -94,20 +103,33 @@ final class GrafanaDashboard {
         List<Query> queries = new ArrayList<>();
         for (JsonNode panel : dataPanels()) {
             for (JsonNode target : panel.path("targets")) {
-                queries.add(new Query(fileName, panel.path("id").asInt(), panel.path("title").asText(),
-                        target.path("refId").asText(), target.path("expr").asText(), target.path("instant").asBoolean(false)));
+                queries.add(new Query(
+                        fileName,
+                        panel.path("id").asInt(),
+                        panel.path("title").asText(),
+                        target.path("refId").asText(),
+                        target.path("expr").asText(),
+                        target.path("instant").asBoolean(false)));
             }
         }
         for (JsonNode annotation : root.path("annotations").path("list")) {
-            String expr = annotation.has("expr") ? annotation.path("expr").asText() : annotation.path("target").path("expr").asText();
+            String expr = annotation.has("expr")
+                    ? annotation.path("expr").asText()
+                    : annotation.path("target").path("expr").asText();
             if (!expr.isEmpty()) {
-                queries.add(new Query(fileName, 0, "annotation " + annotation.path("name").asText(), "annotation", expr, false));
+                queries.add(new Query(
+                        fileName, 0, "annotation " + annotation.path("name").asText(), "annotation", expr, false));
             }
         }
         for (JsonNode variable : variables()) {
             if ("query".equals(variable.path("type").asText())) {
-                queries.add(new Query(fileName, 0, "variable $" + variable.path("name").asText(), "variable",
-                        labelValuesSelector(variableQuery(variable)), true));
+                queries.add(new Query(
+                        fileName,
+                        0,
+                        "variable $" + variable.path("name").asText(),
+                        "variable",
+                        labelValuesSelector(variableQuery(variable)),
+                        true));
             }
         }
         return queries;
@@ -127,7 +149,8 @@ final class GrafanaDashboard {
     static String labelValuesSelector(String query) {
         Matcher m = LABEL_VALUES.matcher(query);
         if (!m.matches()) {
-            throw new IllegalArgumentException("variable query '" + query + "' is not label_values(<selector>, <label>)");
+            throw new IllegalArgumentException(
+                    "variable query '" + query + "' is not label_values(<selector>, <label>)");
         }
         return m.group(1).trim();
     }
@@ -136,7 +159,8 @@ final class GrafanaDashboard {
     static String labelValuesLabel(String query) {
         Matcher m = LABEL_VALUES.matcher(query);
         if (!m.matches()) {
-            throw new IllegalArgumentException("variable query '" + query + "' is not label_values(<selector>, <label>)");
+            throw new IllegalArgumentException(
+                    "variable query '" + query + "' is not label_values(<selector>, <label>)");
         }
         return m.group(2);
     }

@@ -22,8 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GrafanaSchemaTest {
 
-    private record Run(int exitCode, String output) {
-    }
+    private record Run(int exitCode, String output) {}
 
     @Test
     void dashboardsMatchGrafanasPublishedSchema() throws Exception {
@@ -35,7 +34,8 @@ class GrafanaSchemaTest {
     @Test
     void schemaViolationsAreReportedPerPanel(@TempDir Path dir) throws Exception {
         ObjectMapper json = new ObjectMapper();
-        ObjectNode dashboard = (ObjectNode) json.readTree(ModulePaths.serverDashboard().toFile());
+        ObjectNode dashboard =
+                (ObjectNode) json.readTree(ModulePaths.serverDashboard().toFile());
         ObjectNode hotSites = (ObjectNode) findPanel(dashboard, 33);
         ((ObjectNode) hotSites.path("options")).put("cellHeight", "huge");
         ObjectNode gcPauses = (ObjectNode) findPanel(dashboard, 11);
@@ -47,9 +47,17 @@ class GrafanaSchemaTest {
         Run run = validate(broken);
 
         assertEquals(1, run.exitCode(), run.output());
-        assertTrue(run.output().contains("panel 33 (Hottest copy sites): Type '\"huge\"' is not assignable"), run.output());
-        assertTrue(run.output().contains("panel 11 (GC pause p50 / p99): Object literal may only specify known properties, and '\"units\"'"), run.output());
-        assertTrue(run.output().contains("dashboard: Type 'string' is not assignable to type 'DashboardCursorSync"), run.output());
+        assertTrue(
+                run.output().contains("panel 33 (Hottest copy sites): Type '\"huge\"' is not assignable"),
+                run.output());
+        assertTrue(
+                run.output()
+                        .contains(
+                                "panel 11 (GC pause p50 / p99): Object literal may only specify known properties, and '\"units\"'"),
+                run.output());
+        assertTrue(
+                run.output().contains("dashboard: Type 'string' is not assignable to type 'DashboardCursorSync"),
+                run.output());
         assertTrue(run.output().contains("3 problem(s)"), run.output());
     }
 
@@ -64,11 +72,13 @@ class GrafanaSchemaTest {
 
     private static Run validate(Path... dashboards) throws IOException, InterruptedException {
         Path schema = ModulePaths.dashboards().resolve("schema");
-        if (!Files.isDirectory(schema.resolve("node_modules/@grafana/schema")) || !Files.isDirectory(schema.resolve("node_modules/typescript"))) {
+        if (!Files.isDirectory(schema.resolve("node_modules/@grafana/schema"))
+                || !Files.isDirectory(schema.resolve("node_modules/typescript"))) {
             throw new IllegalStateException("the pinned Grafana schema is not installed in " + schema
                     + "/node_modules: run dashboards/setup.sh (npm ci) first");
         }
-        List<String> command = new ArrayList<>(List.of(node(), schema.resolve("validate.mjs").toString()));
+        List<String> command =
+                new ArrayList<>(List.of(node(), schema.resolve("validate.mjs").toString()));
         for (Path d : dashboards) {
             command.add(d.toString());
         }
@@ -88,6 +98,7 @@ class GrafanaSchemaTest {
                 return Path.of(dir, "node").toString();
             }
         }
-        throw new IllegalStateException("node not found on PATH: run dashboards/setup.sh as root (installs Debian's nodejs)");
+        throw new IllegalStateException(
+                "node not found on PATH: run dashboards/setup.sh as root (installs Debian's nodejs)");
     }
 }

@@ -11,8 +11,7 @@ final class MarkdownAnchors {
 
     private static final Pattern HEADING = Pattern.compile("^(#{1,6})\\s+(.+?)\\s*$", Pattern.MULTILINE);
 
-    private MarkdownAnchors() {
-    }
+    private MarkdownAnchors() {}
 
     static Set<String> of(String markdown) {
         Set<String> anchors = new LinkedHashSet<>();
@@ -24,7 +23,10 @@ final class MarkdownAnchors {
     }
 
     static String slug(String heading) {
-        return heading.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9 _-]", "").trim().replace(' ', '-');
+        return heading.toLowerCase(Locale.ROOT)
+                .replaceAll("[^a-z0-9 _-]", "")
+                .trim()
+                .replace(' ', '-');
     }
 
     /** The text from the heading with this anchor up to the next heading of the same or a higher level. */

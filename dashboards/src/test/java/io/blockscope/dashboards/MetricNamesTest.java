@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 class MetricNamesTest {
 
     /** Queries inside alert templates: {{ with printf "expr" ... | query }}. */
-    private static final Pattern TEMPLATE_QUERY = Pattern.compile("printf\\s+\"((?:[^\"\\\\]|\\\\.)*)\"[^}]*\\|\\s*query");
+    private static final Pattern TEMPLATE_QUERY =
+            Pattern.compile("printf\\s+\"((?:[^\"\\\\]|\\\\.)*)\"[^}]*\\|\\s*query");
 
     @Test
     void everyReferencedMetricIsInTheContract() {
@@ -45,10 +46,13 @@ class MetricNamesTest {
         Path file = dir.resolve("offheap-read-path.json");
         Files.writeString(file, renamed);
 
-        List<String> unknown = unknownNames(expressions(List.of(GrafanaDashboard.read(file))), MetricsContract.fromDocs());
+        List<String> unknown =
+                unknownNames(expressions(List.of(GrafanaDashboard.read(file))), MetricsContract.fromDocs());
 
         assertFalse(unknown.isEmpty());
-        assertEquals(List.of("offheap-read-path.json panel 33 (Hottest copy sites) A: blockscope_copy_site_byte_total"), unknown);
+        assertEquals(
+                List.of("offheap-read-path.json panel 33 (Hottest copy sites) A: blockscope_copy_site_byte_total"),
+                unknown);
     }
 
     @Test
@@ -77,7 +81,8 @@ class MetricNamesTest {
                 rule.annotations().forEach((key, template) -> {
                     Matcher m = TEMPLATE_QUERY.matcher(template);
                     while (m.find()) {
-                        expressions.put(file.path().getFileName() + " " + rule.name() + " annotation " + key, m.group(1));
+                        expressions.put(
+                                file.path().getFileName() + " " + rule.name() + " annotation " + key, m.group(1));
                     }
                 });
             }

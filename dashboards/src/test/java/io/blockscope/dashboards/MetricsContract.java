@@ -20,9 +20,15 @@ final class MetricsContract {
 
     /** Series Prometheus itself makes for every target, and its alert state. */
     static final Set<String> PROMETHEUS_SERIES = Set.of(
-            "up", "scrape_duration_seconds", "scrape_samples_scraped", "scrape_series_added", "ALERTS", "ALERTS_FOR_STATE");
+            "up",
+            "scrape_duration_seconds",
+            "scrape_samples_scraped",
+            "scrape_series_added",
+            "ALERTS",
+            "ALERTS_FOR_STATE");
 
-    private static final Pattern ROW = Pattern.compile("^\\|\\s*`([a-z_:][a-z0-9_:]*)`\\s*\\|\\s*([^|]+?)\\s*\\|", Pattern.MULTILINE);
+    private static final Pattern ROW =
+            Pattern.compile("^\\|\\s*`([a-z_:][a-z0-9_:]*)`\\s*\\|\\s*([^|]+?)\\s*\\|", Pattern.MULTILINE);
 
     private final Map<String, String> types;
 
@@ -75,6 +81,9 @@ final class MetricsContract {
 
     /** True when {@code name} may appear in a dashboard or rule, given the recording rules' names. */
     boolean allows(String name, Set<String> recordingRules) {
-        return documents(name) || name.startsWith("jvm_") || PROMETHEUS_SERIES.contains(name) || recordingRules.contains(name);
+        return documents(name)
+                || name.startsWith("jvm_")
+                || PROMETHEUS_SERIES.contains(name)
+                || recordingRules.contains(name);
     }
 }

@@ -6,8 +6,7 @@ import java.nio.file.Path;
 /** Where the files under test live: set by the pom, with a fallback for runs from the module folder. */
 final class ModulePaths {
 
-    private ModulePaths() {
-    }
+    private ModulePaths() {}
 
     /** The {@code dashboards/} module folder. */
     static Path dashboards() {
@@ -16,7 +15,8 @@ final class ModulePaths {
 
     /** The repository's {@code docs/} folder. */
     static Path docs() {
-        return fromProperty("blockscope.docs.dir", dashboards().resolve("../docs").normalize());
+        return fromProperty(
+                "blockscope.docs.dir", dashboards().resolve("../docs").normalize());
     }
 
     static Path alerts() {
@@ -37,9 +37,12 @@ final class ModulePaths {
 
     private static Path fromProperty(String name, Path fallback) {
         String value = System.getProperty(name);
-        Path path = value == null || value.isBlank() ? fallback : Path.of(value).toAbsolutePath().normalize();
+        Path path = value == null || value.isBlank()
+                ? fallback
+                : Path.of(value).toAbsolutePath().normalize();
         if (!Files.isDirectory(path)) {
-            throw new IllegalStateException(name + " points at " + path + ", which is not a folder; run the tests with Maven from the repository root");
+            throw new IllegalStateException(name + " points at " + path
+                    + ", which is not a folder; run the tests with Maven from the repository root");
         }
         return path;
     }

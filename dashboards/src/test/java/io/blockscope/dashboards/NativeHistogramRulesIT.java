@@ -37,8 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
 class NativeHistogramRulesIT {
 
     /** Recording rules this test covers (AlertRulesTest checks every rule is tested somewhere). */
-    static final Set<String> RULES_TESTED_THERE = Set.of(
-            "instance:blockscope_gc_pause_seconds:p99_rate5m", "instance:blockscope_gc_pause_time:ratio_rate5m");
+    static final Set<String> RULES_TESTED_THERE =
+            Set.of("instance:blockscope_gc_pause_seconds:p99_rate5m", "instance:blockscope_gc_pause_time:ratio_rate5m");
 
     @Test
     void gcRulesAndAlertsWorkOnNativeHistograms(@TempDir Path dir) throws Exception {
@@ -50,11 +50,17 @@ class NativeHistogramRulesIT {
         var spikyOld = spiky.pauses.labelValues("G1 Old Generation", "System.gc()");
         Path alerts = dir.resolve("alerts.yml");
         RuleFile.alerts().writeWithFor(alerts, f -> "0s");
-        try (PrometheusServer prometheus = PrometheusServer.start(dir, List.of(busy.target(), spiky.target()),
-                List.of(ModulePaths.recordingRules(), alerts))) {
-            assertTrue(PrometheusServer.await(Duration.ofSeconds(30),
-                    () -> prometheus.query("count(blockscope_gc_pause_seconds) == 3").size() == 1),
-                    "the fixture's three native histograms were not scraped: " + prometheus.query("blockscope_gc_pause_seconds") + "\n" + prometheus.logTail());
+        try (PrometheusServer prometheus = PrometheusServer.start(
+                dir, List.of(busy.target(), spiky.target()), List.of(ModulePaths.recordingRules(), alerts))) {
+            assertTrue(
+                    PrometheusServer.await(
+                            Duration.ofSeconds(30),
+                            () -> prometheus
+                                            .query("count(blockscope_gc_pause_seconds) == 3")
+                                            .size()
+                                    == 1),
+                    "the fixture's three native histograms were not scraped: "
+                            + prometheus.query("blockscope_gc_pause_seconds") + "\n" + prometheus.logTail());
             for (int i = 0; i < 1000; i++) {
                 busyYoung.observe(0.020);
             }
@@ -67,25 +73,40 @@ class NativeHistogramRulesIT {
 
             String p99 = "instance:blockscope_gc_pause_seconds:p99_rate5m{instance=\"%s\"}";
             String ratio = "instance:blockscope_gc_pause_time:ratio_rate5m{instance=\"%s\"}";
-            assertTrue(PrometheusServer.await(Duration.ofSeconds(30), () -> value(prometheus, p99, spiky) > 0 && value(prometheus, p99, busy) > 0),
+            assertTrue(
+                    PrometheusServer.await(
+                            Duration.ofSeconds(30),
+                            () -> value(prometheus, p99, spiky) > 0 && value(prometheus, p99, busy) > 0),
                     "no p99 recorded for the fixtures\n" + prometheus.logTail());
             // Native buckets (schema 3) are ~9% wide: 400 ms lies in (389 ms, 424 ms], 20 ms in (18.3 ms, 20 ms].
             double spikyP99 = value(prometheus, p99, spiky);
-            assertTrue(spikyP99 > 0.38 && spikyP99 <= 0.43, "p99 of 90 x 10 ms + 10 x 400 ms should be about 400 ms, was " + spikyP99);
+            assertTrue(
+                    spikyP99 > 0.38 && spikyP99 <= 0.43,
+                    "p99 of 90 x 10 ms + 10 x 400 ms should be about 400 ms, was " + spikyP99);
             double busyP99 = value(prometheus, p99, busy);
-            assertTrue(busyP99 > 0.018 && busyP99 <= 0.021, "p99 of 1000 x 20 ms should be about 20 ms, was " + busyP99);
+            assertTrue(
+                    busyP99 > 0.018 && busyP99 <= 0.021, "p99 of 1000 x 20 ms should be about 20 ms, was " + busyP99);
             // rate() extrapolates the increase by up to an interval and a half beyond the samples it has;
             // ten seconds of samples keep that under about 15%.
             Thread.sleep(10_000);
             double busyPaused = value(prometheus, ratio, busy) * 300;
-            assertTrue(busyPaused >= 19 && busyPaused <= 24, "20 s paused in the window, the ratio rule implies " + busyPaused + " s");
+            assertTrue(
+                    busyPaused >= 19 && busyPaused <= 24,
+                    "20 s paused in the window, the ratio rule implies " + busyPaused + " s");
             double spikyPaused = value(prometheus, ratio, spiky) * 300;
-            assertTrue(spikyPaused >= 4.6 && spikyPaused <= 5.9, "4.9 s paused in the window, the ratio rule implies " + spikyPaused + " s");
+            assertTrue(
+                    spikyPaused >= 4.6 && spikyPaused <= 5.9,
+                    "4.9 s paused in the window, the ratio rule implies " + spikyPaused + " s");
 
             // The fixtures export no blockscope_agent_info, so BlockscopeAgentNotAttached fires for both too.
-            Set<String> expected = Set.of("BlockscopeGcPauseP99High " + spiky.target(), "BlockscopeGcPauseTimeHigh " + busy.target(),
-                    "BlockscopeAgentNotAttached " + spiky.target(), "BlockscopeAgentNotAttached " + busy.target());
-            assertTrue(PrometheusServer.await(Duration.ofSeconds(20), () -> firing(prometheus).equals(expected)),
+            Set<String> expected = Set.of(
+                    "BlockscopeGcPauseP99High " + spiky.target(),
+                    "BlockscopeGcPauseTimeHigh " + busy.target(),
+                    "BlockscopeAgentNotAttached " + spiky.target(),
+                    "BlockscopeAgentNotAttached " + busy.target());
+            assertTrue(
+                    PrometheusServer.await(
+                            Duration.ofSeconds(20), () -> firing(prometheus).equals(expected)),
                     "expected exactly " + expected + " firing, got " + firing(prometheus));
         } finally {
             busy.close();
@@ -95,14 +116,17 @@ class NativeHistogramRulesIT {
 
     private static double value(PrometheusServer prometheus, String template, Fixture fixture) {
         JsonNode result = prometheus.query(String.format(template, fixture.target()));
-        return result.size() == 1 ? Double.parseDouble(result.path(0).path("value").path(1).asText()) : Double.NaN;
+        return result.size() == 1
+                ? Double.parseDouble(result.path(0).path("value").path(1).asText())
+                : Double.NaN;
     }
 
     private static Set<String> firing(PrometheusServer prometheus) {
         Set<String> firing = new HashSet<>();
         for (JsonNode alert : prometheus.alerts()) {
             if ("firing".equals(alert.path("state").asText())) {
-                firing.add(alert.path("labels").path("alertname").asText() + " " + alert.path("labels").path("instance").asText());
+                firing.add(alert.path("labels").path("alertname").asText() + " "
+                        + alert.path("labels").path("instance").asText());
             }
         }
         return firing;
@@ -127,7 +151,8 @@ class NativeHistogramRulesIT {
             Fixture fixture = new Fixture(server);
             ExpositionFormats formats = ExpositionFormats.init();
             server.createContext("/metrics", exchange -> {
-                ExpositionFormatWriter writer = formats.findWriter(exchange.getRequestHeaders().getFirst("Accept"));
+                ExpositionFormatWriter writer =
+                        formats.findWriter(exchange.getRequestHeaders().getFirst("Accept"));
                 ByteArrayOutputStream body = new ByteArrayOutputStream();
                 writer.write(body, fixture.registry.scrape());
                 exchange.getResponseHeaders().set("Content-Type", writer.getContentType());

@@ -16,24 +16,38 @@ import java.util.regex.Pattern;
 final class PromQl {
 
     /** A vector selector: its metric name and the raw text between its braces (empty when none). */
-    record Selector(String metric, String matchers) {
-    }
+    record Selector(String metric, String matchers) {}
 
     private static final Pattern STRING = Pattern.compile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|`[^`]*`");
     private static final Pattern BRACES = Pattern.compile("\\{[^{}]*}");
     private static final Pattern BRACKETS = Pattern.compile("\\[[^\\[\\]]*]");
-    private static final Pattern GROUPING = Pattern.compile(
-            "\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^()]*\\)");
+    private static final Pattern GROUPING =
+            Pattern.compile("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^()]*\\)");
     private static final Pattern AGGREGATION_CLAUSE = Pattern.compile("(by|without)\\s*\\(");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_:][A-Za-z0-9_:]*");
     private static final Set<String> KEYWORDS = Set.of(
-            "and", "or", "unless", "by", "without", "on", "ignoring", "group_left", "group_right",
-            "bool", "offset", "atan2", "inf", "nan", "Inf", "NaN", "e", "E");
-    private static final Pattern GRAFANA_VARIABLE = Pattern.compile(
-            "\\$\\{([A-Za-z0-9_]+)(?::[^}]*)?}|\\[\\[([A-Za-z0-9_]+)(?::[^]]*)?]]|\\$([A-Za-z0-9_]+)");
+            "and",
+            "or",
+            "unless",
+            "by",
+            "without",
+            "on",
+            "ignoring",
+            "group_left",
+            "group_right",
+            "bool",
+            "offset",
+            "atan2",
+            "inf",
+            "nan",
+            "Inf",
+            "NaN",
+            "e",
+            "E");
+    private static final Pattern GRAFANA_VARIABLE =
+            Pattern.compile("\\$\\{([A-Za-z0-9_]+)(?::[^}]*)?}|\\[\\[([A-Za-z0-9_]+)(?::[^]]*)?]]|\\$([A-Za-z0-9_]+)");
 
-    private PromQl() {
-    }
+    private PromQl() {}
 
     /** Metric names the expression selects, in order of first appearance. */
     static Set<String> metricNames(String expr) {
@@ -52,12 +66,18 @@ final class PromQl {
         Matcher m = IDENTIFIER.matcher(text);
         while (m.find()) {
             String word = m.group();
-            if (KEYWORDS.contains(word) || precededByDigit(text, m.start()) || precededByDollar(text, m.start())
+            if (KEYWORDS.contains(word)
+                    || precededByDigit(text, m.start())
+                    || precededByDollar(text, m.start())
                     || insideBlock(text, m.start())) {
                 continue;
             }
             int next = skipSpaces(text, m.end());
-            if (next < text.length() && text.charAt(next) == '(' || AGGREGATION_CLAUSE.matcher(text).region(next, text.length()).lookingAt()) {
+            if (next < text.length() && text.charAt(next) == '('
+                    || AGGREGATION_CLAUSE
+                            .matcher(text)
+                            .region(next, text.length())
+                            .lookingAt()) {
                 continue; // a function or an aggregation (sum by (x) (...))
             }
             if (followsGrouping(text, m.start())) {

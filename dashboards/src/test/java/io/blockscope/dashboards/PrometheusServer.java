@@ -33,7 +33,8 @@ final class PrometheusServer implements AutoCloseable {
     private final Process process;
     private final Path log;
     private final URI base;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private PrometheusServer(Process process, Path log, URI base) {
         this.process = process;
@@ -41,10 +42,14 @@ final class PrometheusServer implements AutoCloseable {
         this.base = base;
     }
 
-    static PrometheusServer start(Path workDir, List<String> targets, List<Path> ruleFiles) throws IOException, InterruptedException {
+    static PrometheusServer start(Path workDir, List<String> targets, List<Path> ruleFiles)
+            throws IOException, InterruptedException {
         Path binary = Promtool.requireBinary("prometheus");
         ObjectNode config = RuleFile.YAML.createObjectNode();
-        config.putObject("global").put("scrape_interval", "1s").put("scrape_timeout", "1s").put("evaluation_interval", "1s");
+        config.putObject("global")
+                .put("scrape_interval", "1s")
+                .put("scrape_timeout", "1s")
+                .put("evaluation_interval", "1s");
         ArrayNode rules = config.putArray("rule_files");
         ruleFiles.forEach(f -> rules.add(f.toAbsolutePath().toString()));
         ObjectNode job = config.putArray("scrape_configs").addObject();
@@ -56,14 +61,17 @@ final class PrometheusServer implements AutoCloseable {
 
         int port = freePort();
         Path log = workDir.resolve("prometheus.log");
-        Process process = new ProcessBuilder(binary.toString(),
-                "--config.file=" + configFile,
-                "--storage.tsdb.path=" + workDir.resolve("tsdb"),
-                "--web.listen-address=127.0.0.1:" + port,
-                "--enable-feature=native-histograms",
-                "--rules.alert.resend-delay=1s",
-                "--log.level=warn")
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process process = new ProcessBuilder(
+                        binary.toString(),
+                        "--config.file=" + configFile,
+                        "--storage.tsdb.path=" + workDir.resolve("tsdb"),
+                        "--web.listen-address=127.0.0.1:" + port,
+                        "--enable-feature=native-histograms",
+                        "--rules.alert.resend-delay=1s",
+                        "--log.level=warn")
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         PrometheusServer server = new PrometheusServer(process, log, URI.create("http://127.0.0.1:" + port));
         server.awaitReady();
         return server;
@@ -76,8 +84,10 @@ final class PrometheusServer implements AutoCloseable {
 
     /** A range query with a 1 s step; the {@code data.result} array (one entry per series). */
     JsonNode queryRange(String expr, Instant start, Instant end) {
-        return get("/api/v1/query_range?query=" + encode(expr) + "&start=" + start.getEpochSecond()
-                + "&end=" + end.getEpochSecond() + "&step=1").path("data").path("result");
+        return get("/api/v1/query_range?query=" + encode(expr) + "&start=" + start.getEpochSecond() + "&end="
+                        + end.getEpochSecond() + "&step=1")
+                .path("data")
+                .path("result");
     }
 
     /** Active alerts (pending and firing) as Prometheus reports them. */
@@ -140,7 +150,12 @@ final class PrometheusServer implements AutoCloseable {
                 return false;
             }
             try {
-                return http.send(HttpRequest.newBuilder(base.resolve("/-/ready")).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+                return http.send(
+                                        HttpRequest.newBuilder(base.resolve("/-/ready"))
+                                                .build(),
+                                        HttpResponse.BodyHandlers.discarding())
+                                .statusCode()
+                        == 200;
             } catch (IOException e) {
                 return false;
             } catch (InterruptedException e) {
@@ -156,11 +171,16 @@ final class PrometheusServer implements AutoCloseable {
 
     private JsonNode get(String pathAndQuery) {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + pathAndQuery))
-                    .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(URI.create(base + pathAndQuery))
+                            .timeout(Duration.ofSeconds(20))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             JsonNode body = JSON.readTree(response.body());
-            if (response.statusCode() != 200 || !"success".equals(body.path("status").asText())) {
-                throw new IllegalStateException("Prometheus answered " + response.statusCode() + " to " + pathAndQuery + ": " + response.body());
+            if (response.statusCode() != 200
+                    || !"success".equals(body.path("status").asText())) {
+                throw new IllegalStateException("Prometheus answered " + response.statusCode() + " to " + pathAndQuery
+                        + ": " + response.body());
             }
             return body;
         } catch (IOException e) {

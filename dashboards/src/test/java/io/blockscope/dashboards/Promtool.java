@@ -19,8 +19,7 @@ final class Promtool {
         }
     }
 
-    private Promtool() {
-    }
+    private Promtool() {}
 
     static Path binary() {
         return requireBinary("promtool");
@@ -47,7 +46,10 @@ final class Promtool {
         command.add(binary().toString());
         command.addAll(List.of(args));
         try {
-            Process process = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true).start();
+            Process process = new ProcessBuilder(command)
+                    .directory(workDir.toFile())
+                    .redirectErrorStream(true)
+                    .start();
             process.getOutputStream().close();
             byte[] output = process.getInputStream().readAllBytes();
             if (!process.waitFor(60, TimeUnit.SECONDS)) {

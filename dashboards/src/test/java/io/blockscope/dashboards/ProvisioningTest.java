@@ -34,19 +34,27 @@ class ProvisioningTest {
         assertEquals("prometheus", ds.path("type").asText());
         assertEquals("http://prometheus:9090", ds.path("url").asText());
         // Grafana's $__rate_interval is derived from this: it must be the real scrape interval.
-        assertEquals(yaml("prometheus.yml").path("global").path("scrape_interval").asText(), ds.path("jsonData").path("timeInterval").asText());
+        assertEquals(
+                yaml("prometheus.yml").path("global").path("scrape_interval").asText(),
+                ds.path("jsonData").path("timeInterval").asText());
     }
 
     @Test
     void dashboardProviderReadsTheFolderComposeMountsTheDashboardsInto() throws IOException {
-        JsonNode provider = yaml("provisioning/dashboards/blockscope.yaml").path("providers").path(0);
+        JsonNode provider = yaml("provisioning/dashboards/blockscope.yaml")
+                .path("providers")
+                .path(0);
         assertEquals("file", provider.path("type").asText());
         String path = provider.path("options").path("path").asText();
-        List<String> grafanaVolumes = strings(compose().path("services").path("grafana").path("volumes"));
+        List<String> grafanaVolumes =
+                strings(compose().path("services").path("grafana").path("volumes"));
         assertTrue(grafanaVolumes.contains("./grafana:" + path + ":ro"), grafanaVolumes.toString());
         assertTrue(grafanaVolumes.contains("./provisioning:/etc/grafana/provisioning:ro"), grafanaVolumes.toString());
         try (var files = Files.list(dir.resolve("grafana"))) {
-            assertEquals(2, files.filter(f -> f.toString().endsWith(".json")).count(), "the provider loads every JSON in grafana/");
+            assertEquals(
+                    2,
+                    files.filter(f -> f.toString().endsWith(".json")).count(),
+                    "the provider loads every JSON in grafana/");
         }
     }
 
@@ -56,23 +64,54 @@ class ProvisioningTest {
         List<String> problems = new ArrayList<>();
 
         List<String> prometheus = strings(services.path("prometheus").path("command"));
-        check(problems, prometheus.contains("--enable-feature=native-histograms"), "compose Prometheus must enable native histograms");
+        check(
+                problems,
+                prometheus.contains("--enable-feature=native-histograms"),
+                "compose Prometheus must enable native histograms");
         List<String> volumes = strings(services.path("prometheus").path("volumes"));
         for (String file : List.of("prometheus.yml", "recording-rules.yml", "alerts.yml")) {
-            check(problems, volumes.contains("./" + file + ":/etc/prometheus/" + file + ":ro"), "compose Prometheus must mount " + file);
+            check(
+                    problems,
+                    volumes.contains("./" + file + ":/etc/prometheus/" + file + ":ro"),
+                    "compose Prometheus must mount " + file);
         }
 
         List<String> server = strings(services.path("example-server").path("command"));
-        String javaagent = server.stream().filter(a -> a.startsWith("-javaagent:")).findFirst().orElse("");
-        String target = yaml("prometheus.yml").path("scrape_configs").path(0).path("static_configs").path(0).path("targets").path(0).asText();
-        check(problems, javaagent.endsWith(":" + target.substring(target.indexOf(':') + 1)), "the agent's port " + javaagent + " must be the scrape target's " + target);
-        check(problems, target.startsWith("example-server:"), "the scrape target must be the compose service example-server");
-        check(problems, server.contains("--read-path=zero-copy"), "the compose server should show the zero-copy path the alerts watch");
+        String javaagent = server.stream()
+                .filter(a -> a.startsWith("-javaagent:"))
+                .findFirst()
+                .orElse("");
+        String target = yaml("prometheus.yml")
+                .path("scrape_configs")
+                .path(0)
+                .path("static_configs")
+                .path(0)
+                .path("targets")
+                .path(0)
+                .asText();
+        check(
+                problems,
+                javaagent.endsWith(":" + target.substring(target.indexOf(':') + 1)),
+                "the agent's port " + javaagent + " must be the scrape target's " + target);
+        check(
+                problems,
+                target.startsWith("example-server:"),
+                "the scrape target must be the compose service example-server");
+        check(
+                problems,
+                server.contains("--read-path=zero-copy"),
+                "the compose server should show the zero-copy path the alerts watch");
 
         String grafanaImage = services.path("grafana").path("image").asText();
-        String schemaVersion = RuleFile.YAML.readTree(dir.resolve("schema/package.json").toFile())
-                .path("dependencies").path("@grafana/schema").asText();
-        check(problems, grafanaImage.endsWith(":" + schemaVersion), "Grafana image " + grafanaImage + " must match the validated schema " + schemaVersion);
+        String schemaVersion = RuleFile.YAML
+                .readTree(dir.resolve("schema/package.json").toFile())
+                .path("dependencies")
+                .path("@grafana/schema")
+                .asText();
+        check(
+                problems,
+                grafanaImage.endsWith(":" + schemaVersion),
+                "Grafana image " + grafanaImage + " must match the validated schema " + schemaVersion);
         assertEquals(List.of(), problems);
     }
 

@@ -20,8 +20,13 @@ import java.util.stream.Collectors;
 final class RuleFile {
 
     /** One rule: {@code name} is the alert name or the recorded series name. */
-    record Rule(String name, boolean alert, String expr, String forDuration, Map<String, String> labels, Map<String, String> annotations) {
-    }
+    record Rule(
+            String name,
+            boolean alert,
+            String expr,
+            String forDuration,
+            Map<String, String> labels,
+            Map<String, String> annotations) {}
 
     static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
@@ -60,8 +65,15 @@ final class RuleFile {
         for (JsonNode group : root.path("groups")) {
             for (JsonNode rule : group.path("rules")) {
                 boolean alert = rule.has("alert");
-                rules.add(new Rule(alert ? rule.path("alert").asText() : rule.path("record").asText(), alert,
-                        rule.path("expr").asText(), rule.path("for").asText(null), strings(rule.path("labels")), strings(rule.path("annotations"))));
+                rules.add(new Rule(
+                        alert
+                                ? rule.path("alert").asText()
+                                : rule.path("record").asText(),
+                        alert,
+                        rule.path("expr").asText(),
+                        rule.path("for").asText(null),
+                        strings(rule.path("labels")),
+                        strings(rule.path("annotations"))));
             }
         }
         return rules;
@@ -72,7 +84,10 @@ final class RuleFile {
     }
 
     Set<String> recordedNames() {
-        return rules().stream().filter(r -> !r.alert()).map(Rule::name).collect(Collectors.toCollection(java.util.LinkedHashSet::new));
+        return rules().stream()
+                .filter(r -> !r.alert())
+                .map(Rule::name)
+                .collect(Collectors.toCollection(java.util.LinkedHashSet::new));
     }
 
     /** Writes a copy in which every alert's {@code for} went through {@code rewrite}. */
@@ -81,7 +96,8 @@ final class RuleFile {
         for (JsonNode group : copy.path("groups")) {
             for (JsonNode rule : group.path("rules")) {
                 if (rule.has("alert")) {
-                    ((ObjectNode) rule).put("for", rewrite.apply(rule.path("for").asText("0s")));
+                    ((ObjectNode) rule)
+                            .put("for", rewrite.apply(rule.path("for").asText("0s")));
                 }
             }
         }

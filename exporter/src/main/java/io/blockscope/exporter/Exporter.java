@@ -16,112 +16,113 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  */
 public final class Exporter implements AutoCloseable {
 
-  private final PrometheusRegistry registry;
-  private final GcMonitoring gc;
-  private final MetricsServer server;
+    private final PrometheusRegistry registry;
+    private final GcMonitoring gc;
+    private final MetricsServer server;
 
-  private Exporter(PrometheusRegistry registry, GcMonitoring gc, MetricsServer server) {
-    this.registry = registry;
-    this.gc = gc;
-    this.server = server;
-  }
-
-  /** Starts everything {@code config} asks for; what fails is logged once and left out. */
-  public static Exporter start(ExporterConfig config) {
-    PrometheusRegistry registry = new PrometheusRegistry();
-    if (config == null) {
-      Log.warn("no exporter configuration given: metrics are collected but not served");
-      return new Exporter(registry, null, null);
+    private Exporter(PrometheusRegistry registry, GcMonitoring gc, MetricsServer server) {
+        this.registry = registry;
+        this.gc = gc;
+        this.server = server;
     }
-    // Explicit defaults rather than PrometheusProperties.get(), which would read the host's
-    // system properties and any prometheus.properties on its class path.
-    PrometheusProperties properties = PrometheusProperties.builder().build();
-    SelfMetrics self = null;
-    GcMonitoring gc = null;
-    MetricsServer server = null;
-    try {
-      self = new SelfMetrics(registry, properties);
-      registerJvmMetrics(registry, properties);
-      gc = GcMonitoring.start(registry, properties, config.jfrEnabled());
-      server = serve(config, registry, properties, self);
-    } catch (Throwable t) {
-      // Only a bug gets here: each step above handles its own failures.
-      Log.warnOnce("exporter-start", "the exporter did not start completely; the host goes on", t);
-    }
-    return new Exporter(registry, gc, server);
-  }
 
-  private static void registerJvmMetrics(PrometheusRegistry registry, PrometheusProperties properties) {
-    try {
-      JvmMetrics.builder(properties).register(registry);
-    } catch (RuntimeException | LinkageError e) {
-      Log.warnOnce("jvm-metrics", "standard jvm_* metrics are not available", e);
+    /** Starts everything {@code config} asks for; what fails is logged once and left out. */
+    public static Exporter start(ExporterConfig config) {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        if (config == null) {
+            Log.warn("no exporter configuration given: metrics are collected but not served");
+            return new Exporter(registry, null, null);
+        }
+        // Explicit defaults rather than PrometheusProperties.get(), which would read the host's
+        // system properties and any prometheus.properties on its class path.
+        PrometheusProperties properties = PrometheusProperties.builder().build();
+        SelfMetrics self = null;
+        GcMonitoring gc = null;
+        MetricsServer server = null;
+        try {
+            self = new SelfMetrics(registry, properties);
+            registerJvmMetrics(registry, properties);
+            gc = GcMonitoring.start(registry, properties, config.jfrEnabled());
+            server = serve(config, registry, properties, self);
+        } catch (Throwable t) {
+            // Only a bug gets here: each step above handles its own failures.
+            Log.warnOnce("exporter-start", "the exporter did not start completely; the host goes on", t);
+        }
+        return new Exporter(registry, gc, server);
     }
-  }
 
-  private static MetricsServer serve(
-      ExporterConfig config, PrometheusRegistry registry, PrometheusProperties properties, SelfMetrics self) {
-    try {
-      MetricsServer server = MetricsServer.start(config, registry, properties, self);
-      Log.info("serving metrics on " + config + " (bound port " + server.port() + ")");
-      if (config.credentials() != null && config.tls() == null) {
-        Log.warn("basic auth over plain HTTP sends the password readable to anyone on the path;"
-            + " add tls.keystore or tls.cert + tls.key");
-      }
-      return server;
-    } catch (Exception | LinkageError e) {
-      Log.warnOnce("bind-" + config.host() + ":" + config.port(),
-          "cannot serve metrics on " + config + ": " + remedy(e)
-              + "; the host application goes on and metrics are still collected",
-          e);
-      return null;
+    private static void registerJvmMetrics(PrometheusRegistry registry, PrometheusProperties properties) {
+        try {
+            JvmMetrics.builder(properties).register(registry);
+        } catch (RuntimeException | LinkageError e) {
+            Log.warnOnce("jvm-metrics", "standard jvm_* metrics are not available", e);
+        }
     }
-  }
 
-  /** What the operator should change, judging by the root cause. */
-  private static String remedy(Throwable e) {
-    Throwable root = e;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
+    private static MetricsServer serve(
+            ExporterConfig config, PrometheusRegistry registry, PrometheusProperties properties, SelfMetrics self) {
+        try {
+            MetricsServer server = MetricsServer.start(config, registry, properties, self);
+            Log.info("serving metrics on " + config + " (bound port " + server.port() + ")");
+            if (config.credentials() != null && config.tls() == null) {
+                Log.warn("basic auth over plain HTTP sends the password readable to anyone on the path;"
+                        + " add tls.keystore or tls.cert + tls.key");
+            }
+            return server;
+        } catch (Exception | LinkageError e) {
+            Log.warnOnce(
+                    "bind-" + config.host() + ":" + config.port(),
+                    "cannot serve metrics on " + config + ": " + remedy(e)
+                            + "; the host application goes on and metrics are still collected",
+                    e);
+            return null;
+        }
     }
-    if (root instanceof java.net.BindException) {
-      return "the port is taken (or the address is not on this machine); choose a free port in the"
-          + " exporter's [host:]port";
+
+    /** What the operator should change, judging by the root cause. */
+    private static String remedy(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        if (root instanceof java.net.BindException) {
+            return "the port is taken (or the address is not on this machine); choose a free port in the"
+                    + " exporter's [host:]port";
+        }
+        if (root instanceof java.nio.channels.UnresolvedAddressException) {
+            return "the host name does not resolve; give an address of this machine, or only a port";
+        }
+        return "check the exporter's [host:]port and TLS options";
     }
-    if (root instanceof java.nio.channels.UnresolvedAddressException) {
-      return "the host name does not resolve; give an address of this machine, or only a port";
+
+    /** The registry served at {@code /metrics}; register more collectors here. */
+    public PrometheusRegistry registry() {
+        return registry;
     }
-    return "check the exporter's [host:]port and TLS options";
-  }
 
-  /** The registry served at {@code /metrics}; register more collectors here. */
-  public PrometheusRegistry registry() {
-    return registry;
-  }
-
-  /** The bound port (the chosen one when configured with port 0), or -1 when not serving. */
-  public int port() {
-    return server == null ? -1 : server.port();
-  }
-
-  /** Whether the HTTP endpoint is up. */
-  public boolean isServing() {
-    return server != null;
-  }
-
-  /** Where GC metrics come from: JFR, the MXBean fallback, or nowhere. */
-  public GcMonitoring.Source gcSource() {
-    return gc == null ? GcMonitoring.Source.NONE : gc.source();
-  }
-
-  /** Stops serving and collecting; idempotent, never throws. */
-  @Override
-  public void close() {
-    if (server != null) {
-      server.close();
+    /** The bound port (the chosen one when configured with port 0), or -1 when not serving. */
+    public int port() {
+        return server == null ? -1 : server.port();
     }
-    if (gc != null) {
-      gc.close();
+
+    /** Whether the HTTP endpoint is up. */
+    public boolean isServing() {
+        return server != null;
     }
-  }
+
+    /** Where GC metrics come from: JFR, the MXBean fallback, or nowhere. */
+    public GcMonitoring.Source gcSource() {
+        return gc == null ? GcMonitoring.Source.NONE : gc.source();
+    }
+
+    /** Stops serving and collecting; idempotent, never throws. */
+    @Override
+    public void close() {
+        if (server != null) {
+            server.close();
+        }
+        if (gc != null) {
+            gc.close();
+        }
+    }
 }

@@ -13,51 +13,51 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Log {
 
-  private static final String PREFIX = "[blockscope] ";
-  private static final Set<String> SEEN = ConcurrentHashMap.newKeySet();
+    private static final String PREFIX = "[blockscope] ";
+    private static final Set<String> SEEN = ConcurrentHashMap.newKeySet();
 
-  private Log() {}
+    private Log() {}
 
-  public static void info(String message) {
-    write("INFO " + message);
-  }
-
-  public static void warn(String message) {
-    write("WARN " + message);
-  }
-
-  /**
-   * Logs {@code message} (and the cause, if any, on the same line) the first time {@code key} is
-   * seen, and ignores later calls with the same key: failures that repeat must not flood stderr.
-   *
-   * @return whether the line was written
-   */
-  public static boolean warnOnce(String key, String message, Throwable cause) {
-    if (!SEEN.add(key)) {
-      return false;
+    public static void info(String message) {
+        write("INFO " + message);
     }
-    write("WARN " + message + (cause == null ? "" : " (" + describe(cause) + ")"));
-    return true;
-  }
 
-  /** The throwable and its root cause on one line, e.g. {@code BindException: Address in use}. */
-  static String describe(Throwable t) {
-    Throwable root = t;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
+    public static void warn(String message) {
+        write("WARN " + message);
     }
-    String top = oneLine(t);
-    return root == t ? top : top + "; caused by " + oneLine(root);
-  }
 
-  private static String oneLine(Throwable t) {
-    String name = t.getClass().getSimpleName();
-    return t.getMessage() == null ? name : name + ": " + t.getMessage();
-  }
+    /**
+     * Logs {@code message} (and the cause, if any, on the same line) the first time {@code key} is
+     * seen, and ignores later calls with the same key: failures that repeat must not flood stderr.
+     *
+     * @return whether the line was written
+     */
+    public static boolean warnOnce(String key, String message, Throwable cause) {
+        if (!SEEN.add(key)) {
+            return false;
+        }
+        write("WARN " + message + (cause == null ? "" : " (" + describe(cause) + ")"));
+        return true;
+    }
 
-  private static void write(String line) {
-    PrintStream err = System.err;
-    // One println call per message so that lines of concurrent writers do not interleave.
-    err.println(PREFIX + line.replace('\n', ' '));
-  }
+    /** The throwable and its root cause on one line, e.g. {@code BindException: Address in use}. */
+    static String describe(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String top = oneLine(t);
+        return root == t ? top : top + "; caused by " + oneLine(root);
+    }
+
+    private static String oneLine(Throwable t) {
+        String name = t.getClass().getSimpleName();
+        return t.getMessage() == null ? name : name + ": " + t.getMessage();
+    }
+
+    private static void write(String line) {
+        PrintStream err = System.err;
+        // One println call per message so that lines of concurrent writers do not interleave.
+        err.println(PREFIX + line.replace('\n', ' '));
+    }
 }

@@ -18,49 +18,55 @@ import org.junit.jupiter.api.Test;
 /** A taken port must cost the host nothing but one clear log line. */
 class BindFailureTest {
 
-  @Test
-  void takenPortIsLoggedOnceAndTheHandleStillWorks() throws Exception {
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    PrintStream originalErr = System.err;
-    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-      ExporterConfig config = ExporterConfig.parse("127.0.0.1:" + taken.getLocalPort(), Map.of("jfr", "off"));
-      try (Exporter first = Exporter.start(config); Exporter second = Exporter.start(config)) {
-        for (Exporter e : new Exporter[] {first, second}) {
-          assertFalse(e.isServing());
-          assertEquals(-1, e.port());
-          // Registration keeps working: the agent registers its collectors regardless.
-          Counter counter = Counter.builder().name("test_events").help("test").register(e.registry());
-          counter.inc();
-          CounterSnapshot snapshot = (CounterSnapshot) e.registry().scrape().stream()
-              .filter(s -> s.getMetadata().getName().equals("test_events")).findFirst().orElseThrow();
-          assertEquals(1.0, snapshot.getDataPoints().get(0).getValue());
+    @Test
+    void takenPortIsLoggedOnceAndTheHandleStillWorks() throws Exception {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream originalErr = System.err;
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+            ExporterConfig config = ExporterConfig.parse("127.0.0.1:" + taken.getLocalPort(), Map.of("jfr", "off"));
+            try (Exporter first = Exporter.start(config);
+                    Exporter second = Exporter.start(config)) {
+                for (Exporter e : new Exporter[] {first, second}) {
+                    assertFalse(e.isServing());
+                    assertEquals(-1, e.port());
+                    // Registration keeps working: the agent registers its collectors regardless.
+                    Counter counter =
+                            Counter.builder().name("test_events").help("test").register(e.registry());
+                    counter.inc();
+                    CounterSnapshot snapshot = (CounterSnapshot) e.registry().scrape().stream()
+                            .filter(s -> s.getMetadata().getName().equals("test_events"))
+                            .findFirst()
+                            .orElseThrow();
+                    assertEquals(1.0, snapshot.getDataPoints().get(0).getValue());
+                }
+            }
+        } finally {
+            System.setErr(originalErr);
         }
-      }
-    } finally {
-      System.setErr(originalErr);
+        String[] warnings = Arrays.stream(
+                        captured.toString(StandardCharsets.UTF_8).split("\n"))
+                .filter(l -> l.startsWith("[blockscope] WARN"))
+                .toArray(String[]::new);
+        assertEquals(1, warnings.length, "exactly one warning for two attempts: " + String.join("\n", warnings));
+        assertTrue(warnings[0].contains("cannot serve metrics on http://127.0.0.1:"), warnings[0]);
+        assertTrue(warnings[0].contains("the port is taken"), warnings[0]);
+        assertTrue(warnings[0].contains("choose a free port"), warnings[0]);
+        assertTrue(warnings[0].contains("Address already in use"), warnings[0]);
     }
-    String[] warnings = Arrays.stream(captured.toString(StandardCharsets.UTF_8).split("\n"))
-        .filter(l -> l.startsWith("[blockscope] WARN")).toArray(String[]::new);
-    assertEquals(1, warnings.length, "exactly one warning for two attempts: " + String.join("\n", warnings));
-    assertTrue(warnings[0].contains("cannot serve metrics on http://127.0.0.1:"), warnings[0]);
-    assertTrue(warnings[0].contains("the port is taken"), warnings[0]);
-    assertTrue(warnings[0].contains("choose a free port"), warnings[0]);
-    assertTrue(warnings[0].contains("Address already in use"), warnings[0]);
-  }
 
-  @Test
-  void unresolvableHostIsLoggedAndTheHandleStillWorks() {
-    try (Exporter e = Exporter.start(ExporterConfig.parse("no-such-host.invalid:0", Map.of("jfr", "off")))) {
-      assertFalse(e.isServing());
-      assertTrue(e.registry().scrape().size() > 0, "JVM and GC metrics are still collected");
+    @Test
+    void unresolvableHostIsLoggedAndTheHandleStillWorks() {
+        try (Exporter e = Exporter.start(ExporterConfig.parse("no-such-host.invalid:0", Map.of("jfr", "off")))) {
+            assertFalse(e.isServing());
+            assertTrue(e.registry().scrape().size() > 0, "JVM and GC metrics are still collected");
+        }
     }
-  }
 
-  @Test
-  void nullConfigIsLoggedNotThrown() {
-    try (Exporter e = Exporter.start(null)) {
-      assertFalse(e.isServing());
+    @Test
+    void nullConfigIsLoggedNotThrown() {
+        try (Exporter e = Exporter.start(null)) {
+            assertFalse(e.isServing());
+        }
     }
-  }
 }

@@ -14,16 +14,19 @@ import org.junit.jupiter.api.Test;
 /** The exporter inside a host that knows nothing of it. */
 class ChildLifecycleTest {
 
-  @Test
-  void exporterNeverKeepsTheHostAliveNorTalksThroughSlf4j() throws Exception {
-    // main returns right after Exporter.start, leaving JFR stream and Jetty running: every thread
-    // they own must be a daemon, or this JVM would never exit.
-    try (ChildJvm child = ChildJvm.start(Jdks.current(), List.of("-Xmx64m"), ExporterChild.class, "child.return=true")) {
-      assertTrue(child.awaitExit(Duration.ofSeconds(30)), "the host JVM did not exit: " + child);
-      assertEquals(0, child.exitValue(), child.toString());
-      assertTrue(child.stdout().stream().anyMatch(l -> l.endsWith("serving true source jfr")), child.toString());
-      assertFalse(child.stderr().contains("SLF4J"), "SLF4J noise on the host's stderr: " + child.stderr());
-      assertTrue(child.stderr().lines().allMatch(l -> l.startsWith("[blockscope] ")), "only our lines: " + child.stderr());
+    @Test
+    void exporterNeverKeepsTheHostAliveNorTalksThroughSlf4j() throws Exception {
+        // main returns right after Exporter.start, leaving JFR stream and Jetty running: every thread
+        // they own must be a daemon, or this JVM would never exit.
+        try (ChildJvm child =
+                ChildJvm.start(Jdks.current(), List.of("-Xmx64m"), ExporterChild.class, "child.return=true")) {
+            assertTrue(child.awaitExit(Duration.ofSeconds(30)), "the host JVM did not exit: " + child);
+            assertEquals(0, child.exitValue(), child.toString());
+            assertTrue(child.stdout().stream().anyMatch(l -> l.endsWith("serving true source jfr")), child.toString());
+            assertFalse(child.stderr().contains("SLF4J"), "SLF4J noise on the host's stderr: " + child.stderr());
+            assertTrue(
+                    child.stderr().lines().allMatch(l -> l.startsWith("[blockscope] ")),
+                    "only our lines: " + child.stderr());
+        }
     }
-  }
 }

@@ -1,7 +1,7 @@
 package io.blockscope.hbaseit;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -9,9 +9,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code java -jar blockscope-agent.jar attach <pid>} on a JVM whose BucketCache is already built
@@ -28,7 +27,10 @@ class AgentAttachTest {
             jvm.await("cached");
             String attached = attach(jvm.pid(), "127.0.0.1:0,leak.sample=1");
             assertTrue(attached.contains("running profile hbase2"), "launcher output: " + attached);
-            assertTrue(jvm.agentLine(Pattern.compile("late attach: loaded classes are retransformed")).isPresent(), jvm.log());
+            assertTrue(
+                    jvm.agentLine(Pattern.compile("late attach: loaded classes are retransformed"))
+                            .isPresent(),
+                    jvm.log());
             jvm.proceed();
 
             Checkpoint holding = jvm.await("holding");
@@ -43,8 +45,10 @@ class AgentAttachTest {
     /** Runs the launcher with the JDK running the tests; returns its output, failing on a non-zero exit. */
     private static String attach(long pid, String options) throws IOException, InterruptedException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process launcher = new ProcessBuilder(List.of(java.toString(), "-jar", AgentJar.locate().toString(),
-                "attach", Long.toString(pid), options)).redirectErrorStream(true).start();
+        Process launcher = new ProcessBuilder(List.of(
+                        java.toString(), "-jar", AgentJar.locate().toString(), "attach", Long.toString(pid), options))
+                .redirectErrorStream(true)
+                .start();
         try {
             if (!launcher.waitFor(120, TimeUnit.SECONDS)) {
                 throw new AssertionError("attach to " + pid + " did not finish within 120 s");

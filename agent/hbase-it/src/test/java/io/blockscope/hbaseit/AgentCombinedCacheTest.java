@@ -1,10 +1,10 @@
 package io.blockscope.hbaseit;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The agent on a RegionServer-shaped CombinedBlockCache ({@code CombinedDriver}): index blocks hit
@@ -20,33 +20,53 @@ class AgentCombinedCacheTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.blockscope.hbaseit.HBaseInstall#all")
     void eachLookupCountsOnceAndOnlySharedMemoryHitsAreReferences(HBaseInstall hbase) throws InterruptedException {
-        try (DriverJvm jvm = DriverJvm.of("CombinedDriver").hbase(hbase).agent("leak.sample=1,leak.age=2s").start()) {
+        try (DriverJvm jvm = DriverJvm.of("CombinedDriver")
+                .hbase(hbase)
+                .agent("leak.sample=1,leak.age=2s")
+                .start()) {
             Checkpoint read = jvm.await("read");
             Scrape scrape = Scrape.of(jvm.metricsUri());
             String at = hbase + ": ";
 
             for (String tier : new String[] {"l1", "l2"}) {
-                assertEquals(read.number("driver." + tier + ".hits"), read.number("hbase." + tier + ".hits"), at + "premise");
-                assertEquals(read.number("hbase." + tier + ".hits"),
-                        scrape.value("blockscope_block_cache_gets_total", "result", "hit", "tier", tier), at + tier + " hits");
-                assertEquals(read.number("hbase." + tier + ".misses"),
-                        scrape.value("blockscope_block_cache_gets_total", "result", "miss", "tier", tier), at + tier + " misses");
+                assertEquals(
+                        read.number("driver." + tier + ".hits"),
+                        read.number("hbase." + tier + ".hits"),
+                        at + "premise");
+                assertEquals(
+                        read.number("hbase." + tier + ".hits"),
+                        scrape.value("blockscope_block_cache_gets_total", "result", "hit", "tier", tier),
+                        at + tier + " hits");
+                assertEquals(
+                        read.number("hbase." + tier + ".misses"),
+                        scrape.value("blockscope_block_cache_gets_total", "result", "miss", "tier", tier),
+                        at + tier + " misses");
             }
             double agentGets = scrape.matching("blockscope_block_cache_gets_total", l -> true).stream()
-                    .mapToDouble(Scrape.Sample::value).sum();
-            assertEquals(read.number("hbase.combined.hits") + read.number("hbase.combined.misses"), agentGets,
+                    .mapToDouble(Scrape.Sample::value)
+                    .sum();
+            assertEquals(
+                    read.number("hbase.combined.hits") + read.number("hbase.combined.misses"),
+                    agentGets,
                     at + "each logical lookup of the combined cache counted once");
 
-            assertEquals(read.number("driver.l2.returns"), scrape.value("blockscope_block_cache_returns_total", "tier", "l2"),
+            assertEquals(
+                    read.number("driver.l2.returns"),
+                    scrape.value("blockscope_block_cache_returns_total", "tier", "l2"),
                     at + "l2 returns are the scanner's give-backs of checked-out blocks, nothing else");
-            assertEquals(0, scrape.value("blockscope_block_refs_outstanding", "tier", "l2"), at + "l2 references all back");
-            assertEquals(0, scrape.value("blockscope_block_refs_outstanding", "tier", "l1"),
+            assertEquals(
+                    0, scrape.value("blockscope_block_refs_outstanding", "tier", "l2"), at + "l2 references all back");
+            assertEquals(
+                    0,
+                    scrape.value("blockscope_block_refs_outstanding", "tier", "l1"),
                     at + "l1 hits are heap blocks: no reference is taken, none is outstanding");
             AgentReferenceMetricsTest.assertOccupancy(read, scrape, at);
 
             Thread.sleep(PAST_LEAK_AGE_MILLIS);
             Scrape later = Scrape.of(jvm.metricsUri());
-            assertTrue(later.matching("blockscope_block_leaks_total", l -> true).stream().allMatch(s -> s.value() == 0),
+            assertTrue(
+                    later.matching("blockscope_block_leaks_total", l -> true).stream()
+                            .allMatch(s -> s.value() == 0),
                     at + "nothing leaked:\n" + later.describe("blockscope_block_leaks_total"));
             assertEquals(0, jvm.finish(), jvm.log());
         }

@@ -1,13 +1,12 @@
 package io.blockscope.hbaseit;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code CopyingReader} clones values and qualifiers out of offheap {@code ByteBufferKeyValue}s:
@@ -22,7 +21,10 @@ class AgentCopyTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.blockscope.hbaseit.HBaseInstall#all")
     void offheapCellCopiesAreCountedWithBytesAndSite(HBaseInstall hbase) {
-        try (DriverJvm jvm = DriverJvm.of("CopyingReader").hbase(hbase).agent("copy.sample=1").start()) {
+        try (DriverJvm jvm = DriverJvm.of("CopyingReader")
+                .hbase(hbase)
+                .agent("copy.sample=1")
+                .start()) {
             Checkpoint copied = jvm.await("copied");
             assertCopies(copied, Scrape.of(jvm.metricsUri()), hbase.toString());
             assertEquals(0, jvm.finish(), jvm.log());
@@ -32,42 +34,82 @@ class AgentCopyTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.blockscope.hbaseit.HBaseInstall#all")
     void withoutHBaseServerOnlyTheCellProbesAreEnabled(HBaseInstall hbase) {
-        try (DriverJvm jvm = DriverJvm.of("CopyingReader").hbase(hbase).withoutServer().agent("copy.sample=1").start()) {
+        try (DriverJvm jvm = DriverJvm.of("CopyingReader")
+                .hbase(hbase)
+                .withoutServer()
+                .agent("copy.sample=1")
+                .start()) {
             Checkpoint copied = jvm.await("copied");
             Scrape scrape = Scrape.of(jvm.metricsUri());
             String where = hbase + " without hbase-server";
             assertCopies(copied, scrape, where);
 
             assertEquals(1, scrape.value("blockscope_agent_probe_enabled", "probe", "cell-copy"), where);
-            for (String probe : List.of("block-get-l1", "block-get-l2", "block-return", "block-release", "bucket-occupancy")) {
+            for (String probe :
+                    List.of("block-get-l1", "block-get-l2", "block-return", "block-release", "bucket-occupancy")) {
                 assertEquals(0, scrape.value("blockscope_agent_probe_enabled", "probe", probe), where + ": " + probe);
             }
-            assertTrue(jvm.agentLine(Pattern.compile("probes with targets: .*cell-copy.*skipped: .*block-get-l2 \\(.*not on the class path")).isPresent(),
+            assertTrue(
+                    jvm.agentLine(
+                                    Pattern.compile(
+                                            "probes with targets: .*cell-copy.*skipped: .*block-get-l2 \\(.*not on the class path"))
+                            .isPresent(),
                     where + ": the startup log says which probes were enabled and which skipped:\n" + jvm.log());
-            assertTrue(scrape.matching("blockscope_bucket_slots", l -> true).isEmpty(), where + ": no bucket cache, no occupancy");
+            assertTrue(
+                    scrape.matching("blockscope_bucket_slots", l -> true).isEmpty(),
+                    where + ": no bucket cache, no occupancy");
             assertEquals(0, jvm.finish(), jvm.log());
         }
     }
 
     private static void assertCopies(Checkpoint copied, Scrape scrape, String where) {
-        assertEquals(1, scrape.value("blockscope_agent_info", "profile", "hbase2", "version",
-                AgentReferenceMetricsTest.agentVersion(scrape)), where + ": profile hbase2 chosen automatically");
-        assertEquals(copied.number("copies.value"), scrape.value("blockscope_copy_to_heap_total", "component", "value"), where);
-        assertEquals(copied.number("copies.value.bytes"), scrape.value("blockscope_copy_to_heap_bytes_total", "component", "value"), where);
-        assertEquals(copied.number("copies.qualifier"), scrape.value("blockscope_copy_to_heap_total", "component", "qualifier"), where);
-        assertEquals(copied.number("copies.qualifier.bytes"), scrape.value("blockscope_copy_to_heap_bytes_total", "component", "qualifier"), where);
+        assertEquals(
+                1,
+                scrape.value(
+                        "blockscope_agent_info",
+                        "profile",
+                        "hbase2",
+                        "version",
+                        AgentReferenceMetricsTest.agentVersion(scrape)),
+                where + ": profile hbase2 chosen automatically");
+        assertEquals(
+                copied.number("copies.value"),
+                scrape.value("blockscope_copy_to_heap_total", "component", "value"),
+                where);
+        assertEquals(
+                copied.number("copies.value.bytes"),
+                scrape.value("blockscope_copy_to_heap_bytes_total", "component", "value"),
+                where);
+        assertEquals(
+                copied.number("copies.qualifier"),
+                scrape.value("blockscope_copy_to_heap_total", "component", "qualifier"),
+                where);
+        assertEquals(
+                copied.number("copies.qualifier.bytes"),
+                scrape.value("blockscope_copy_to_heap_bytes_total", "component", "qualifier"),
+                where);
         for (String component : List.of("row", "family", "tags")) {
-            assertEquals(0, scrape.value("blockscope_copy_to_heap_total", "component", component),
+            assertEquals(
+                    0,
+                    scrape.value("blockscope_copy_to_heap_total", "component", component),
                     where + ": no " + component + " copies (heap KeyValue reads are not copies)");
         }
         assertSite(scrape, DRIVER + "readValues:", copied.number("copies.value"), copied.number("copies.value.bytes"));
-        assertSite(scrape, DRIVER + "readQualifiers:", copied.number("copies.qualifier"), copied.number("copies.qualifier.bytes"));
+        assertSite(
+                scrape,
+                DRIVER + "readQualifiers:",
+                copied.number("copies.qualifier"),
+                copied.number("copies.qualifier.bytes"));
     }
 
     private static void assertSite(Scrape scrape, String sitePrefix, long calls, long bytes) {
-        List<Scrape.Sample> sites = scrape.matching("blockscope_copy_site_calls_total",
+        List<Scrape.Sample> sites = scrape.matching(
+                "blockscope_copy_site_calls_total",
                 l -> l.getOrDefault("site", "").startsWith(sitePrefix));
-        assertEquals(1, sites.size(), "one copy site " + sitePrefix + "<line>:\n" + scrape.describe("blockscope_copy_site_calls_total"));
+        assertEquals(
+                1,
+                sites.size(),
+                "one copy site " + sitePrefix + "<line>:\n" + scrape.describe("blockscope_copy_site_calls_total"));
         String site = sites.get(0).labels().get("site");
         assertTrue(Pattern.matches(Pattern.quote(sitePrefix) + "\\d+", site), "site carries the line number: " + site);
         assertEquals(calls, sites.get(0).value(), "calls at " + site);

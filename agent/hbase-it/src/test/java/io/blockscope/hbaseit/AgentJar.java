@@ -6,8 +6,7 @@ import java.nio.file.Path;
 /** The built blockscope agent jar these tests attach. */
 final class AgentJar {
 
-    private AgentJar() {
-    }
+    private AgentJar() {}
 
     /**
      * {@code -Dblockscope.agent.jar=...} (the build passes {@code ../${build.subdir}/blockscope-agent.jar}),

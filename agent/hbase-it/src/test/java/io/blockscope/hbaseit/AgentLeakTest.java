@@ -1,13 +1,12 @@
 package io.blockscope.hbaseit;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code LeakingReader} drops one checked-out block and holds another forever: the agent must
@@ -21,36 +20,56 @@ class AgentLeakTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.blockscope.hbaseit.HBaseInstall#all")
     void forgottenAndHoardedBlocksAreLeaksAtTheirSites(HBaseInstall hbase) throws InterruptedException {
-        try (DriverJvm jvm = DriverJvm.of("LeakingReader").hbase(hbase).agent("leak.sample=1,leak.age=2s").start()) {
+        try (DriverJvm jvm = DriverJvm.of("LeakingReader")
+                .hbase(hbase)
+                .agent("leak.sample=1,leak.age=2s")
+                .start()) {
             jvm.await("leaked");
             Scrape scrape = awaitLeaks(jvm);
 
             assertLeak(scrape, "gc", DRIVER + "checkOutAndForget:");
             assertLeak(scrape, "age", DRIVER + "checkOutAndKeep:");
-            double total = scrape.matching("blockscope_block_leaks_total", l -> true).stream().mapToDouble(Scrape.Sample::value).sum();
-            assertEquals(2, total, "only the two bugs leak, never the reads that give blocks back:\n"
-                    + scrape.describe("blockscope_block_leaks_total"));
-            assertEquals(2, scrape.value("blockscope_block_refs_outstanding", "tier", "l2"),
+            double total = scrape.matching("blockscope_block_leaks_total", l -> true).stream()
+                    .mapToDouble(Scrape.Sample::value)
+                    .sum();
+            assertEquals(
+                    2,
+                    total,
+                    "only the two bugs leak, never the reads that give blocks back:\n"
+                            + scrape.describe("blockscope_block_leaks_total"));
+            assertEquals(
+                    2,
+                    scrape.value("blockscope_block_refs_outstanding", "tier", "l2"),
                     "the two leaked references are still outstanding");
-            assertTrue(jvm.agentLine(Pattern.compile("leak.*LeakingReader\\.checkOutAnd(Forget|Keep)")).isPresent(),
+            assertTrue(
+                    jvm.agentLine(Pattern.compile("leak.*LeakingReader\\.checkOutAnd(Forget|Keep)"))
+                            .isPresent(),
                     "the first leak is logged with its site:\n" + jvm.log());
             assertEquals(0, jvm.finish(), jvm.log());
         }
     }
 
     private static void assertLeak(Scrape scrape, String reason, String sitePrefix) {
-        List<Scrape.Sample> leaks = scrape.matching("blockscope_block_leaks_total",
-                l -> reason.equals(l.get("reason")) && l.getOrDefault("site", "").startsWith(sitePrefix));
-        assertEquals(1, leaks.size(), "one " + reason + " leak series at " + sitePrefix + "<line>:\n"
-                + scrape.describe("blockscope_block_leaks_total"));
+        List<Scrape.Sample> leaks = scrape.matching(
+                "blockscope_block_leaks_total",
+                l -> reason.equals(l.get("reason"))
+                        && l.getOrDefault("site", "").startsWith(sitePrefix));
+        assertEquals(
+                1,
+                leaks.size(),
+                "one " + reason + " leak series at " + sitePrefix + "<line>:\n"
+                        + scrape.describe("blockscope_block_leaks_total"));
         assertEquals(1, leaks.get(0).value(), "leaks at " + leaks.get(0).labels());
-        assertTrue(Pattern.matches(Pattern.quote(sitePrefix) + "\\d+", leaks.get(0).labels().get("site")),
+        assertTrue(
+                Pattern.matches(
+                        Pattern.quote(sitePrefix) + "\\d+",
+                        leaks.get(0).labels().get("site")),
                 "site carries the line number: " + leaks.get(0).labels());
     }
 
     private static boolean leaked(Scrape scrape, String reason) {
-        return scrape.matching("blockscope_block_leaks_total", l -> reason.equals(l.get("reason")))
-                .stream().anyMatch(s -> s.value() > 0);
+        return scrape.matching("blockscope_block_leaks_total", l -> reason.equals(l.get("reason"))).stream()
+                .anyMatch(s -> s.value() > 0);
     }
 
     /** Leaks are found on a later checkout or scrape, after a GC: poll until both show up. */

@@ -64,7 +64,9 @@ final class DriverJvm implements AutoCloseable {
                 long left = deadline - System.nanoTime();
                 if (left <= 0 || (!process.isAlive() && drained())) {
                     throw new AssertionError(description + " never reached checkpoint " + name
-                            + (process.isAlive() ? " within " + STEP_TIMEOUT.toSeconds() + " s" : " (exited " + process.exitValue() + ")")
+                            + (process.isAlive()
+                                    ? " within " + STEP_TIMEOUT.toSeconds() + " s"
+                                    : " (exited " + process.exitValue() + ")")
                             + "; its output:\n" + log());
                 }
                 try {
@@ -111,7 +113,8 @@ final class DriverJvm implements AutoCloseable {
 
     /** The agent's scrape endpoint, as its startup line announced it. */
     URI metricsUri() {
-        return agentLine(METRICS_URL).map(m -> URI.create(m.group(1)))
+        return agentLine(METRICS_URL)
+                .map(m -> URI.create(m.group(1)))
                 .orElseThrow(() -> new AssertionError("the agent announced no metrics URL; output:\n" + log()));
     }
 
@@ -154,23 +157,26 @@ final class DriverJvm implements AutoCloseable {
     }
 
     private void pump(InputStream stream, String name) {
-        Thread pump = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    synchronized (output) {
-                        output.add(name + ": " + line);
-                        output.notifyAll();
+        Thread pump = new Thread(
+                () -> {
+                    try (BufferedReader in =
+                            new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+                        for (String line; (line = in.readLine()) != null; ) {
+                            synchronized (output) {
+                                output.add(name + ": " + line);
+                                output.notifyAll();
+                            }
+                        }
+                    } catch (IOException ignored) {
+                        // the JVM is gone
+                    } finally {
+                        synchronized (output) {
+                            openPumps--;
+                            output.notifyAll();
+                        }
                     }
-                }
-            } catch (IOException ignored) {
-                // the JVM is gone
-            } finally {
-                synchronized (output) {
-                    openPumps--;
-                    output.notifyAll();
-                }
-            }
-        }, "driver-" + name);
+                },
+                "driver-" + name);
         pump.setDaemon(true);
         pump.start();
     }
@@ -228,7 +234,8 @@ final class DriverJvm implements AutoCloseable {
                         + (agentOptions.isEmpty() ? "" : "," + agentOptions));
             }
             command.add("-cp");
-            command.add(HBaseInstall.required("blockscope.drivers") + File.pathSeparator
+            command.add(HBaseInstall.required("blockscope.drivers")
+                    + File.pathSeparator
                     + (withoutServer ? hbase.classPathWithoutServer() : hbase.classPath()));
             command.add(driverClass);
             String description = driverClass.substring(driverClass.lastIndexOf('.') + 1) + " on " + hbase

@@ -42,8 +42,11 @@ record HBaseInstall(String version, Path directory) {
     /** 2.0 to 2.2 read and write offheap memory through JDK internals that JDK 17 closes by default. */
     List<String> jvmFlags() {
         if (beforeTwoThree()) {
-            return List.of("--add-opens", "java.base/java.nio=ALL-UNNAMED",
-                    "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED");
+            return List.of(
+                    "--add-opens",
+                    "java.base/java.nio=ALL-UNNAMED",
+                    "--add-exports",
+                    "java.base/sun.nio.ch=ALL-UNNAMED");
         }
         return List.of();
     }
@@ -59,7 +62,8 @@ record HBaseInstall(String version, Path directory) {
 
     /** The class path of a JVM with hbase-common but no hbase-server: a client, a tool. */
     String classPathWithoutServer() {
-        return join(jars().filter(jar -> !jar.getFileName().toString().startsWith("hbase-server-")).toList());
+        return join(jars().filter(jar -> !jar.getFileName().toString().startsWith("hbase-server-"))
+                .toList());
     }
 
     private Stream<Path> jars() {

@@ -18,10 +18,10 @@ import java.util.function.Predicate;
  */
 final class Scrape {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    record Sample(String name, Map<String, String> labels, double value) {
-    }
+    record Sample(String name, Map<String, String> labels, double value) {}
 
     private final List<Sample> samples;
 
@@ -30,11 +30,15 @@ final class Scrape {
     }
 
     static Scrape of(URI uri) {
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET().build();
+        HttpRequest request = HttpRequest.newBuilder(uri)
+                .timeout(Duration.ofSeconds(10))
+                .GET()
+                .build();
         try {
             HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
-                throw new AssertionError("scrape of " + uri + " answered " + response.statusCode() + ": " + response.body());
+                throw new AssertionError(
+                        "scrape of " + uri + " answered " + response.statusCode() + ": " + response.body());
             }
             return parse(response.body());
         } catch (IOException e) {
@@ -60,8 +64,8 @@ final class Scrape {
         Map<String, String> wanted = labels(labels);
         List<Sample> found = select(name, s -> s.labels().equals(wanted));
         if (found.size() != 1) {
-            throw new AssertionError("expected one sample " + name + wanted + ", found " + found.size() + ". Exported:\n"
-                    + describe(name));
+            throw new AssertionError("expected one sample " + name + wanted + ", found " + found.size()
+                    + ". Exported:\n" + describe(name));
         }
         return found.get(0).value();
     }
@@ -75,14 +79,22 @@ final class Scrape {
         StringBuilder out = new StringBuilder();
         for (Sample s : samples) {
             if (s.name().equals(name)) {
-                out.append("  ").append(s.name()).append(s.labels()).append(' ').append(s.value()).append('\n');
+                out.append("  ")
+                        .append(s.name())
+                        .append(s.labels())
+                        .append(' ')
+                        .append(s.value())
+                        .append('\n');
             }
         }
         return out.length() == 0 ? "  (no " + name + " series at all)" : out.toString();
     }
 
     private List<Sample> select(String name, Predicate<Sample> filter) {
-        return samples.stream().filter(s -> s.name().equals(name)).filter(filter).toList();
+        return samples.stream()
+                .filter(s -> s.name().equals(name))
+                .filter(filter)
+                .toList();
     }
 
     private static Map<String, String> labels(String... pairs) {

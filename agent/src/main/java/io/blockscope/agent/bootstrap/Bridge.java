@@ -23,8 +23,7 @@ public final class Bridge {
     /** Blocks checked out, when some probe counts only returns of those; null otherwise. */
     private static volatile CheckoutTable checkouts;
 
-    private Bridge() {
-    }
+    private Bridge() {}
 
     /** Installs the agent's sink and sampling rates; called once, before any probe is installed. */
     public static void install(Sink newSink, int newCheckoutSample, int newCopySample) {

@@ -43,8 +43,10 @@ public final class CheckoutTable {
         // an entry for the same hash and tier first: a block checked out twice holds one slot
         for (int i = 0; i < PROBES; i++) {
             int slot = (home + i) & mask;
-            for (long entry; matches(entry = slots.get(slot), hash) && tierOf(entry) == tier
-                    && (entry & COUNT_MASK) < COUNT_MASK; ) {
+            for (long entry;
+                    matches(entry = slots.get(slot), hash)
+                            && tierOf(entry) == tier
+                            && (entry & COUNT_MASK) < COUNT_MASK; ) {
                 if (slots.compareAndSet(slot, entry, entry + 1)) {
                     return true;
                 }

@@ -33,14 +33,14 @@ public final class Counters {
     public static final LongAdder[] PLAIN_HITS = adders(MAX_TIERS);
     /** Checkouts left untracked because the {@link CheckoutTable} window was full (all tiers). */
     public static final LongAdder CHECKOUT_TABLE_FULL = new LongAdder();
+
     public static final LongAdder[] MISSES = adders(MAX_TIERS);
     public static final LongAdder[] RETURNS = adders(MAX_TIERS);
     public static final LongAdder[] COPIES = adders(MAX_COMPONENTS);
     public static final LongAdder[] COPY_BYTES = adders(MAX_COMPONENTS);
     public static final LongAdder[] ADVICE_ERRORS = adders(MAX_PROBES);
 
-    private Counters() {
-    }
+    private Counters() {}
 
     private static LongAdder[] adders(int n) {
         LongAdder[] adders = new LongAdder[n];

@@ -10,24 +10,19 @@ package io.blockscope.agent.bootstrap;
 public abstract class Sink {
 
     /** Drops every event. */
-    public static final Sink NONE = new Sink() {
-    };
+    public static final Sink NONE = new Sink() {};
 
     /** A sampled {@code getBlock} hit: track {@code block} from now until it is returned. */
-    public void checkout(int tier, Object block) {
-    }
+    public void checkout(int tier, Object block) {}
 
     /** A return while tracked checkouts exist: end the tracking of {@code block} if it is one. */
-    public void returned(int tier, Object block) {
-    }
+    public void returned(int tier, Object block) {}
 
     /** A sampled copy-to-heap of {@code bytes} bytes of component {@code component}. */
-    public void copy(int probe, int component, long bytes) {
-    }
+    public void copy(int probe, int component, long bytes) {}
 
     /** An instance a probe wants to read at scrape time (a cache, an allocator). */
-    public void instance(int probe, Object instance) {
-    }
+    public void instance(int probe, Object instance) {}
 
     /** True while there are tracked checkouts, so returns must be matched against them. */
     public boolean tracking() {

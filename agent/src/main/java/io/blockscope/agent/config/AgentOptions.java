@@ -44,8 +44,7 @@ public final class AgentOptions {
     public static final int MAX_TRACKED = 1 << 16;
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
 
-    private AgentOptions() {
-    }
+    private AgentOptions() {}
 
     private static Map<String, String> defaults() {
         Map<String, String> d = new LinkedHashMap<>();
@@ -103,7 +102,12 @@ public final class AgentOptions {
                 value(merged, PROFILE),
                 intValue(merged, LEAK_SAMPLE, 0, Integer.MAX_VALUE, "1 in N checkouts tracked; 0 turns tracking off"),
                 duration(merged, LEAK_AGE),
-                intValue(merged, COPY_SAMPLE, 0, Integer.MAX_VALUE, "1 in N copies attributed to a site; 0 turns it off"),
+                intValue(
+                        merged,
+                        COPY_SAMPLE,
+                        0,
+                        Integer.MAX_VALUE,
+                        "1 in N copies attributed to a site; 0 turns it off"),
                 bool(merged, COPY_JFR),
                 intValue(merged, SITES, 1, MAX_SITES, "site label values per metric before 'other'"),
                 intValue(merged, TRACKED, 16, MAX_TRACKED, "checkouts tracked at once"),
@@ -178,14 +182,16 @@ public final class AgentOptions {
         try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
             properties.load(reader);
         } catch (IOException e) {
-            throw new IllegalArgumentException("config file '" + file + "' cannot be read (" + e.getClass().getSimpleName()
-                    + ": " + e.getMessage() + "); config= takes the path of a properties file");
+            throw new IllegalArgumentException(
+                    "config file '" + file + "' cannot be read (" + e.getClass().getSimpleName() + ": " + e.getMessage()
+                            + "); config= takes the path of a properties file");
         }
         Map<String, String> options = new LinkedHashMap<>();
         for (String key : new TreeSet<>(properties.stringPropertyNames())) {
             checkKey(key, exporterKeys, "key in config file " + file + ":");
             if (key.equals(CONFIG)) {
-                throw new IllegalArgumentException("config file " + file + " sets config=; a config file cannot include another");
+                throw new IllegalArgumentException(
+                        "config file " + file + " sets config=; a config file cannot include another");
             }
             options.put(key, properties.getProperty(key).trim());
         }
@@ -195,16 +201,17 @@ public final class AgentOptions {
     private static void checkKey(String key, Set<String> exporterKeys, String what) {
         if (!DEFAULTS.containsKey(key) && !exporterKeys.contains(key)) {
             throw new IllegalArgumentException("unknown " + what + " '" + key + "'; accepted: "
-                    + String.join(", ", DEFAULTS.keySet()) + (exporterKeys.isEmpty() ? ""
-                    : "; exporter: " + String.join(", ", new TreeSet<>(exporterKeys))));
+                    + String.join(", ", DEFAULTS.keySet())
+                    + (exporterKeys.isEmpty() ? "" : "; exporter: " + String.join(", ", new TreeSet<>(exporterKeys))));
         }
     }
 
     private static String hostPort(Map<String, String> options) {
         String port = options.get(PORT);
         if (port == null) {
-            throw new IllegalArgumentException("no port: give [host:]port first (e.g. -javaagent:blockscope-agent.jar=9404),"
-                    + " or port= in the config file, or " + environmentName(PORT));
+            throw new IllegalArgumentException(
+                    "no port: give [host:]port first (e.g. -javaagent:blockscope-agent.jar=9404),"
+                            + " or port= in the config file, or " + environmentName(PORT));
         }
         int number;
         try {
@@ -213,7 +220,8 @@ public final class AgentOptions {
             number = -1;
         }
         if (number < 0 || number > 65535) {
-            throw new IllegalArgumentException("malformed port '" + port + "': expected 0..65535 (0 picks a free port)");
+            throw new IllegalArgumentException(
+                    "malformed port '" + port + "': expected 0..65535 (0 picks a free port)");
         }
         String host = options.get(HOST);
         if (host == null) {
@@ -236,8 +244,8 @@ public final class AgentOptions {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException("malformed " + key + " '" + text + "': expected an integer in "
-                + min + ".." + max + " (" + meaning + ")");
+        throw new IllegalArgumentException("malformed " + key + " '" + text + "': expected an integer in " + min + ".."
+                + max + " (" + meaning + ")");
     }
 
     private static boolean bool(Map<String, String> options, String key) {
@@ -264,7 +272,7 @@ public final class AgentOptions {
                 return d;
             }
         }
-        throw new IllegalArgumentException("malformed " + key + " '" + text
-                + "': expected a positive duration such as 500ms, 30s, 5m or 1h");
+        throw new IllegalArgumentException(
+                "malformed " + key + " '" + text + "': expected a positive duration such as 500ms, 30s, 5m or 1h");
     }
 }

@@ -13,13 +13,16 @@ import net.bytebuddy.asm.Advice;
  */
 final class Advices {
 
-    private Advices() {
-    }
+    private Advices() {}
 
     static final class BlockGet {
         @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@TierId int tier, @ProbeCondition boolean when, @ProbeCounted boolean counted,
-                         @ProbeCheckout boolean checkout, @ProbeValue Object block) {
+        static void exit(
+                @TierId int tier,
+                @ProbeCondition boolean when,
+                @ProbeCounted boolean counted,
+                @ProbeCheckout boolean checkout,
+                @ProbeValue Object block) {
             // inlined advice evaluates a mapped value where the parameter is read: checkout only on a hit
             if (when) {
                 if (block == null) {
@@ -33,8 +36,11 @@ final class Advices {
 
     static final class BlockReturn {
         @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@TierId int tier, @ProbeCondition boolean when, @ProbeMatched boolean matched,
-                         @ProbeValue Object block) {
+        static void exit(
+                @TierId int tier,
+                @ProbeCondition boolean when,
+                @ProbeMatched boolean matched,
+                @ProbeValue Object block) {
             if (when) {
                 Bridge.blockReturn(tier, matched, block);
             }
@@ -43,8 +49,8 @@ final class Advices {
 
     static final class Copy {
         @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@ProbeId int probe, @ComponentId int component, @ProbeCondition boolean when,
-                         @ProbeValue long bytes) {
+        static void exit(
+                @ProbeId int probe, @ComponentId int component, @ProbeCondition boolean when, @ProbeValue long bytes) {
             if (when) {
                 Bridge.copied(probe, component, bytes);
             }

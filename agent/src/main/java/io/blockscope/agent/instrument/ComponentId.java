@@ -8,5 +8,4 @@ import java.lang.annotation.Target;
 /** The copy component of the instrumented method, from the profile. Bound per probe with {@code Advice.withCustomMapping()}. */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.PARAMETER)
-@interface ComponentId {
-}
+@interface ComponentId {}

@@ -1,5 +1,21 @@
 package io.blockscope.agent.instrument;
 
+import static net.bytebuddy.matcher.ElementMatchers.any;
+import static net.bytebuddy.matcher.ElementMatchers.declaresMethod;
+import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.isBootstrapClassLoader;
+import static net.bytebuddy.matcher.ElementMatchers.isBridge;
+import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
+import static net.bytebuddy.matcher.ElementMatchers.isInterface;
+import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.none;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
 import io.blockscope.agent.bootstrap.Bridge;
 import io.blockscope.agent.profile.Component;
 import io.blockscope.agent.profile.MethodSpec;
@@ -29,22 +45,6 @@ import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
 import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.matcher.ElementMatchers;
 import net.bytebuddy.utility.JavaModule;
-
-import static net.bytebuddy.matcher.ElementMatchers.any;
-import static net.bytebuddy.matcher.ElementMatchers.declaresMethod;
-import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
-import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
-import static net.bytebuddy.matcher.ElementMatchers.isBootstrapClassLoader;
-import static net.bytebuddy.matcher.ElementMatchers.isBridge;
-import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
-import static net.bytebuddy.matcher.ElementMatchers.isInterface;
-import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
-import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.none;
-import static net.bytebuddy.matcher.ElementMatchers.not;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 /**
  * Turns a {@link Profile} into one ByteBuddy {@link AgentBuilder}: a decorator per probe, inlined
@@ -82,7 +82,10 @@ public final class Instrumenter {
                 .ignore(any(), isBootstrapClassLoader())
                 .or(nameStartsWith("io.blockscope.agent."))
                 .or(nameStartsWith("net.bytebuddy."))
-                .or(nameStartsWith("java.").or(nameStartsWith("jdk.")).or(nameStartsWith("sun.")).or(nameStartsWith("com.sun.")))
+                .or(nameStartsWith("java.")
+                        .or(nameStartsWith("jdk."))
+                        .or(nameStartsWith("sun."))
+                        .or(nameStartsWith("com.sun.")))
                 .or(isSynthetic());
         for (int i = 0; i < profile.probes().size(); i++) {
             ProbeSpec probe = profile.probes().get(i);
@@ -105,8 +108,8 @@ public final class Instrumenter {
     static ElementMatcher.Junction<MethodDescription> methodMatcher(List<MethodSpec> methods) {
         ElementMatcher.Junction<MethodDescription> matcher = none();
         for (MethodSpec method : methods) {
-            ElementMatcher.Junction<MethodDescription> one = method.constructor()
-                    ? isConstructor() : ElementMatchers.<MethodDescription>named(method.name());
+            ElementMatcher.Junction<MethodDescription> one =
+                    method.constructor() ? isConstructor() : ElementMatchers.<MethodDescription>named(method.name());
             if (method.parameters() != null) {
                 one = one.and(takesArguments(method.parameters().size()));
                 for (int p = 0; p < method.parameters().size(); p++) {
@@ -142,20 +145,28 @@ public final class Instrumenter {
         }
 
         @Override
-        public DynamicType.Builder<?> transform(DynamicType.Builder<?> builder, TypeDescription type, ClassLoader loader,
-                                                JavaModule module, java.security.ProtectionDomain domain) {
+        public DynamicType.Builder<?> transform(
+                DynamicType.Builder<?> builder,
+                TypeDescription type,
+                ClassLoader loader,
+                JavaModule module,
+                java.security.ProtectionDomain domain) {
             int tier = -1;
             if (probe.tiered()) {
                 String label = probe.tierFor(hierarchy(type));
                 if (label == null) {
-                    Log.warnOnce("probe-tier:" + probe.name() + ":" + type.getName(), "probe " + probe.name()
-                            + " skips " + type.getName() + ": the profile gives no tier for it or its superclasses", null);
+                    Log.warnOnce(
+                            "probe-tier:" + probe.name() + ":" + type.getName(),
+                            "probe " + probe.name() + " skips " + type.getName()
+                                    + ": the profile gives no tier for it or its superclasses",
+                            null);
                     return builder;
                 }
                 tier = tiers.indexOf(label);
             }
             DynamicType.Builder<?> out = builder;
-            for (Map.Entry<Integer, ElementMatcher.Junction<MethodDescription>> entry : byComponent().entrySet()) {
+            for (Map.Entry<Integer, ElementMatcher.Junction<MethodDescription>> entry :
+                    byComponent().entrySet()) {
                 Advice.WithCustomMapping mapping = Advice.withCustomMapping()
                         .bind(ProbeId.class, index)
                         .bind(TierId.class, tier)
@@ -174,7 +185,8 @@ public final class Instrumenter {
                 Advice advice = mapping.to(adviceClass()).withExceptionHandler(countErrors(index));
                 out = out.visit(advice.on(methods.and(entry.getValue())));
             }
-            pending.computeIfAbsent(key(type.getName(), loader), k -> new CopyOnWriteArrayList<>()).add(index);
+            pending.computeIfAbsent(key(type.getName(), loader), k -> new CopyOnWriteArrayList<>())
+                    .add(index);
             return out;
         }
 
@@ -225,8 +237,8 @@ public final class Instrumenter {
      */
     private final class StatusListener extends AgentBuilder.Listener.Adapter {
         @Override
-        public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded,
-                                     DynamicType dynamicType) {
+        public void onTransformation(
+                TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded, DynamicType dynamicType) {
             List<Integer> probes = pending.remove(key(type.getName(), loader));
             if (probes == null) {
                 return;
@@ -239,7 +251,8 @@ public final class Instrumenter {
         }
 
         @Override
-        public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable throwable) {
+        public void onError(
+                String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable throwable) {
             List<Integer> probes = pending.remove(key(typeName, loader));
             if (probes == null || probes.isEmpty()) {
                 // ByteBuddy could not resolve a class while matching (a missing optional dependency,
@@ -248,8 +261,11 @@ public final class Instrumenter {
             }
             List<String> names = new ArrayList<>();
             probes.forEach(p -> names.add(profile.probes().get(p).name()));
-            Log.warnOnce("transform:" + typeName, "could not instrument " + typeName + " for probes " + names
-                    + "; the class runs unchanged. Check the profile's value and methods for it", throwable);
+            Log.warnOnce(
+                    "transform:" + typeName,
+                    "could not instrument " + typeName + " for probes " + names
+                            + "; the class runs unchanged. Check the profile's value and methods for it",
+                    throwable);
         }
 
         @Override
@@ -262,8 +278,8 @@ public final class Instrumenter {
     private static final class RetransformationReport extends AgentBuilder.RedefinitionStrategy.Listener.Adapter {
         @Override
         public void onComplete(int amount, List<Class<?>> types, Map<List<Class<?>>, Throwable> failures) {
-            failures.forEach((batch, error) -> Log.warnOnce("retransform:" + batch, "could not retransform "
-                    + batch + "; those classes run unchanged", error));
+            failures.forEach((batch, error) -> Log.warnOnce(
+                    "retransform:" + batch, "could not retransform " + batch + "; those classes run unchanged", error));
         }
     }
 }

@@ -20,11 +20,9 @@ import net.bytebuddy.pool.TypePool;
 public final class ProbeCheck {
 
     /** A probe's targets: found (with the classes), or skipped (with why). */
-    public record Result(String probe, boolean found, List<String> details) {
-    }
+    public record Result(String probe, boolean found, List<String> details) {}
 
-    private ProbeCheck() {
-    }
+    private ProbeCheck() {}
 
     public static List<Result> check(Profile profile, ClassLoader loader) {
         TypePool pool = TypePool.Default.of(ClassFileLocator.ForClassLoader.of(loader));
@@ -40,7 +38,8 @@ public final class ProbeCheck {
                     continue;
                 }
                 TypeDescription description = resolution.resolve();
-                if (type.subtypes() || !description.getDeclaredMethods().filter(methods).isEmpty()) {
+                if (type.subtypes()
+                        || !description.getDeclaredMethods().filter(methods).isEmpty()) {
                     found.add(type.toString());
                 } else {
                     missing.add(type.name() + " declares no " + probe.methods());

@@ -8,5 +8,4 @@ import java.lang.annotation.Target;
 /** Block-get only: whether a hit is a checkout the reader must give back: the profile's "checkout" value, or a constant. Read only on a hit, so it may dereference the returned block. */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.PARAMETER)
-@interface ProbeCheckout {
-}
+@interface ProbeCheckout {}

@@ -8,5 +8,4 @@ import java.lang.annotation.Target;
 /** Whether this call counts: the profile's "when" value, or the constant true. Bound per probe with {@code Advice.withCustomMapping()}. */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.PARAMETER)
-@interface ProbeCondition {
-}
+@interface ProbeCondition {}

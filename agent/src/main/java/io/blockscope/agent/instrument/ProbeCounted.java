@@ -8,5 +8,4 @@ import java.lang.annotation.Target;
 /** Whether a block-get lookup counts in gets_total: the profile's "counted" value, or the constant true. Bound per probe with {@code Advice.withCustomMapping()}. */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.PARAMETER)
-@interface ProbeCounted {
-}
+@interface ProbeCounted {}

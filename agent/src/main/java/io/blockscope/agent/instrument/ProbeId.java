@@ -8,5 +8,4 @@ import java.lang.annotation.Target;
 /** The index of the probe that instruments the method. Bound per probe with {@code Advice.withCustomMapping()}. */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.PARAMETER)
-@interface ProbeId {
-}
+@interface ProbeId {}

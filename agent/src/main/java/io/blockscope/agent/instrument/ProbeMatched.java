@@ -8,5 +8,4 @@ import java.lang.annotation.Target;
 /** Block-return only: whether a return counts only when it gives back a checked-out block (the profile's "returns": "checked-out"). A constant. */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.PARAMETER)
-@interface ProbeMatched {
-}
+@interface ProbeMatched {}

@@ -8,5 +8,4 @@ import java.lang.annotation.Target;
 /** The value the profile names for this probe (block, byte count or instance), compiled into bytecode. Bound per probe with {@code Advice.withCustomMapping()}. */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.PARAMETER)
-@interface ProbeValue {
-}
+@interface ProbeValue {}

@@ -8,5 +8,4 @@ import java.lang.annotation.Target;
 /** The tier index of the instrumented class, from the profile. Bound per probe with {@code Advice.withCustomMapping()}. */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.PARAMETER)
-@interface TierId {
-}
+@interface TierId {}

@@ -1,5 +1,10 @@
 package io.blockscope.agent.instrument;
 
+import static net.bytebuddy.matcher.ElementMatchers.isStatic;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
 import io.blockscope.agent.profile.ValueRef;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -18,11 +23,6 @@ import net.bytebuddy.implementation.bytecode.assign.Assigner;
 import net.bytebuddy.implementation.bytecode.collection.ArrayLength;
 import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
 import net.bytebuddy.implementation.bytecode.member.MethodVariableAccess;
-
-import static net.bytebuddy.matcher.ElementMatchers.isStatic;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.not;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 /**
  * Compiles a profile's {@link ValueRef} into the bytecode that loads it inside the instrumented
@@ -44,8 +44,12 @@ final class ValueMapping implements Advice.OffsetMapping {
     }
 
     @Override
-    public Target resolve(TypeDescription instrumentedType, MethodDescription instrumentedMethod, Assigner assigner,
-                          Advice.ArgumentHandler argumentHandler, Sort sort) {
+    public Target resolve(
+            TypeDescription instrumentedType,
+            MethodDescription instrumentedMethod,
+            Assigner assigner,
+            Advice.ArgumentHandler argumentHandler,
+            Sort sort) {
         List<StackManipulation> code = new ArrayList<>();
         TypeDescription.Generic type;
         switch (value.origin()) {
@@ -58,9 +62,13 @@ final class ValueMapping implements Advice.OffsetMapping {
             }
             case ARGUMENT -> {
                 if (value.argument() >= instrumentedMethod.getParameters().size()) {
-                    throw fail(instrumentedMethod, "the method has only " + instrumentedMethod.getParameters().size() + " parameters");
+                    throw fail(
+                            instrumentedMethod,
+                            "the method has only "
+                                    + instrumentedMethod.getParameters().size() + " parameters");
                 }
-                ParameterDescription parameter = instrumentedMethod.getParameters().get(value.argument());
+                ParameterDescription parameter =
+                        instrumentedMethod.getParameters().get(value.argument());
                 type = parameter.getType();
                 code.add(MethodVariableAccess.of(type).loadFrom(argumentHandler.argument(parameter.getOffset())));
             }
@@ -76,7 +84,10 @@ final class ValueMapping implements Advice.OffsetMapping {
         for (ValueRef.Step step : value.steps()) {
             if (step.arrayLength()) {
                 if (!type.isArray()) {
-                    throw fail(instrumentedMethod, "'length' needs an array, but the value is a " + type.asErasure().getActualName());
+                    throw fail(
+                            instrumentedMethod,
+                            "'length' needs an array, but the value is a "
+                                    + type.asErasure().getActualName());
                 }
                 code.add(ArrayLength.INSTANCE);
                 type = TypeDescription.ForLoadedType.of(int.class).asGenericType();
@@ -91,8 +102,10 @@ final class ValueMapping implements Advice.OffsetMapping {
         }
         StackManipulation assignment = assigner.assign(type, target, Assigner.Typing.STATIC);
         if (!assignment.isValid()) {
-            throw fail(instrumentedMethod, "a " + type.asErasure().getActualName() + " cannot be used as "
-                    + target.asErasure().getActualName());
+            throw fail(
+                    instrumentedMethod,
+                    "a " + type.asErasure().getActualName() + " cannot be used as "
+                            + target.asErasure().getActualName());
         }
         code.add(assignment);
         return new Target.ForStackManipulation(new StackManipulation.Compound(code));
@@ -108,7 +121,8 @@ final class ValueMapping implements Advice.OffsetMapping {
             if (!seen.add(current.asErasure().getName())) {
                 continue;
             }
-            MethodList<?> found = current.getDeclaredMethods().filter(named(name).and(takesArguments(0)).and(not(isStatic())));
+            MethodList<?> found = current.getDeclaredMethods()
+                    .filter(named(name).and(takesArguments(0)).and(not(isStatic())));
             if (!found.isEmpty()) {
                 return found.getOnly();
             }
@@ -121,7 +135,7 @@ final class ValueMapping implements Advice.OffsetMapping {
     }
 
     private IllegalStateException fail(MethodDescription method, String why) {
-        return new IllegalStateException("value '" + value + "' does not fit " + method.getDeclaringType().getActualName()
-                + "." + method.getInternalName() + ": " + why);
+        return new IllegalStateException("value '" + value + "' does not fit "
+                + method.getDeclaringType().getActualName() + "." + method.getInternalName() + ": " + why);
     }
 }

@@ -30,7 +30,9 @@ final class Accessors {
             if (current == null) {
                 throw new IllegalStateException("value '" + ref + "': null before " + step);
             }
-            current = step.arrayLength() ? (Object) Array.getLength(current) : method(current.getClass(), step.name()).invoke(current);
+            current = step.arrayLength()
+                    ? (Object) Array.getLength(current)
+                    : method(current.getClass(), step.name()).invoke(current);
         }
         return current;
     }
@@ -41,8 +43,8 @@ final class Accessors {
         if (value instanceof Number n) {
             return n.longValue();
         }
-        throw new IllegalStateException("value '" + ref + "' is a " + (value == null ? "null" : value.getClass().getName())
-                + ", not a number");
+        throw new IllegalStateException("value '" + ref + "' is a "
+                + (value == null ? "null" : value.getClass().getName()) + ", not a number");
     }
 
     private Method method(Class<?> type, String name) throws NoSuchMethodException {
@@ -59,7 +61,9 @@ final class Accessors {
     private static Method find(Class<?> type, String name) throws NoSuchMethodException {
         try {
             Method method = type.getMethod(name);
-            if (method.getDeclaringClass().isInterface() || java.lang.reflect.Modifier.isPublic(method.getDeclaringClass().getModifiers())) {
+            if (method.getDeclaringClass().isInterface()
+                    || java.lang.reflect.Modifier.isPublic(
+                            method.getDeclaringClass().getModifiers())) {
                 return method;
             }
         } catch (NoSuchMethodException e) {

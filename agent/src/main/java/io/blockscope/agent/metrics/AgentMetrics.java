@@ -44,7 +44,8 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
     private final long[] loggedErrors = new long[Counters.MAX_PROBES];
     private volatile Recorder recorder;
 
-    public AgentMetrics(Profile profile, ProbeStatus status, String version, LeakReport leaks, PrometheusRegistry registry) {
+    public AgentMetrics(
+            Profile profile, ProbeStatus status, String version, LeakReport leaks, PrometheusRegistry registry) {
         this.profile = profile;
         this.tiers = profile.tiers();
         this.status = status;
@@ -92,11 +93,14 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
     }
 
     private void blockCache(List<MetricSnapshot> out) {
-        CounterSnapshot.Builder gets = CounterSnapshot.builder().name("blockscope_block_cache_gets")
+        CounterSnapshot.Builder gets = CounterSnapshot.builder()
+                .name("blockscope_block_cache_gets")
                 .help("getBlock calls, each logical lookup counted once per tier.");
-        CounterSnapshot.Builder returns = CounterSnapshot.builder().name("blockscope_block_cache_returns")
+        CounterSnapshot.Builder returns = CounterSnapshot.builder()
+                .name("blockscope_block_cache_returns")
                 .help("returnBlock calls (or release() on reference-counted blocks).");
-        GaugeSnapshot.Builder outstanding = GaugeSnapshot.builder().name("blockscope_block_refs_outstanding")
+        GaugeSnapshot.Builder outstanding = GaugeSnapshot.builder()
+                .name("blockscope_block_refs_outstanding")
                 .help("Checkouts (hits the reader must give back) not yet returned. Must come back to zero when idle.");
         for (int t = 0; t < tiers.size(); t++) {
             String tier = tiers.get(t);
@@ -116,12 +120,17 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
         out.add(outstanding.build());
         long untracked = Counters.CHECKOUT_TABLE_FULL.sum();
         if (untracked > 0) {
-            Log.warnOnce("checkout-table-full", untracked + " hits were counted as plain hits (not checkouts, not in"
-                    + " blockscope_block_refs_outstanding) because the checkout table was full around their slot", null);
+            Log.warnOnce(
+                    "checkout-table-full",
+                    untracked + " hits were counted as plain hits (not checkouts, not in"
+                            + " blockscope_block_refs_outstanding) because the checkout table was full around their slot",
+                    null);
         }
 
-        CounterSnapshot.Builder leaked = CounterSnapshot.builder().name("blockscope_block_leaks")
-                .help("Sampled checkouts garbage collected without a return (gc) or held longer than leak.age (age), by acquiring site.");
+        CounterSnapshot.Builder leaked = CounterSnapshot.builder()
+                .name("blockscope_block_leaks")
+                .help(
+                        "Sampled checkouts garbage collected without a return (gc) or held longer than leak.age (age), by acquiring site.");
         for (SiteTable.Row row : leaks.sites().snapshot()) {
             leaked.dataPoint(counter(row.values()[LeakReport.GC], "site", row.site(), "reason", "gc"));
             leaked.dataPoint(counter(row.values()[LeakReport.AGE], "site", row.site(), "reason", "age"));
@@ -130,10 +139,13 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
     }
 
     private void copies(List<MetricSnapshot> out, Recorder r) {
-        CounterSnapshot.Builder calls = CounterSnapshot.builder().name("blockscope_copy_to_heap")
+        CounterSnapshot.Builder calls = CounterSnapshot.builder()
+                .name("blockscope_copy_to_heap")
                 .help("getXxxArray() calls on buffer-backed cells, and whole-block copies (block).");
-        CounterSnapshot.Builder bytes = CounterSnapshot.builder().name("blockscope_copy_to_heap_bytes")
-                .help("Bytes those calls copied onto the heap.").unit(Unit.BYTES);
+        CounterSnapshot.Builder bytes = CounterSnapshot.builder()
+                .name("blockscope_copy_to_heap_bytes")
+                .help("Bytes those calls copied onto the heap.")
+                .unit(Unit.BYTES);
         for (Component c : Component.values()) {
             calls.dataPoint(counter(Counters.COPIES[c.ordinal()].sum(), "component", c.label()));
             bytes.dataPoint(counter(Counters.COPY_BYTES[c.ordinal()].sum(), "component", c.label()));
@@ -141,10 +153,13 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
         out.add(calls.build());
         out.add(bytes.build());
 
-        CounterSnapshot.Builder siteCalls = CounterSnapshot.builder().name("blockscope_copy_site_calls")
+        CounterSnapshot.Builder siteCalls = CounterSnapshot.builder()
+                .name("blockscope_copy_site_calls")
                 .help("Sampled copies by the first frame outside the cell/cache classes, scaled by the sampling rate.");
-        CounterSnapshot.Builder siteBytes = CounterSnapshot.builder().name("blockscope_copy_site_bytes")
-                .help("Bytes of sampled copies by call site, scaled by the sampling rate.").unit(Unit.BYTES);
+        CounterSnapshot.Builder siteBytes = CounterSnapshot.builder()
+                .name("blockscope_copy_site_bytes")
+                .help("Bytes of sampled copies by call site, scaled by the sampling rate.")
+                .unit(Unit.BYTES);
         if (r != null) {
             for (SiteTable.Row row : r.copySites().snapshot()) {
                 siteCalls.dataPoint(counter(row.values()[Recorder.CALLS], "site", row.site()));
@@ -167,10 +182,13 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
             }
             Occupancy o = Occupancy.read(probe.occupancy(), caches, accessors, probe.name());
             if (!o.sizeClasses.isEmpty()) {
-                GaugeSnapshot.Builder slots = GaugeSnapshot.builder().name("blockscope_bucket_slots")
+                GaugeSnapshot.Builder slots = GaugeSnapshot.builder()
+                        .name("blockscope_bucket_slots")
                         .help("Slots per block-size class; size_class is the slot size in bytes.");
-                GaugeSnapshot.Builder bytes = GaugeSnapshot.builder().name("blockscope_bucket_bytes")
-                        .help("Bytes of the slots per block-size class.").unit(Unit.BYTES);
+                GaugeSnapshot.Builder bytes = GaugeSnapshot.builder()
+                        .name("blockscope_bucket_bytes")
+                        .help("Bytes of the slots per block-size class.")
+                        .unit(Unit.BYTES);
                 for (Map.Entry<Long, Occupancy.SizeClass> e : o.sizeClasses.entrySet()) {
                     String size = Long.toString(e.getKey());
                     slots.dataPoint(gauge(e.getValue().usedSlots, "size_class", size, "state", "used"));
@@ -185,12 +203,15 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
             single(out, o.used, "blockscope_bucket_cache_used_bytes", "Bytes held by cached blocks (slot sizes).");
             single(out, o.wasted, "blockscope_bucket_cache_wasted_bytes", "Slot bytes not used by the blocks in them.");
             if (o.allocationFailures != null) {
-                out.add(CounterSnapshot.builder().name("blockscope_bucket_cache_allocation_failures")
+                out.add(CounterSnapshot.builder()
+                        .name("blockscope_bucket_cache_allocation_failures")
                         .help("Blocks that could not be cached because no slot was free after eviction.")
-                        .dataPoint(counter(o.allocationFailures)).build());
+                        .dataPoint(counter(o.allocationFailures))
+                        .build());
             }
             if (!o.readPathModes.isEmpty()) {
-                GaugeSnapshot.Builder mode = GaugeSnapshot.builder().name("blockscope_read_path_mode")
+                GaugeSnapshot.Builder mode = GaugeSnapshot.builder()
+                        .name("blockscope_read_path_mode")
                         .help("The server's read-path mode, as read from its cache.");
                 o.readPathModes.forEach(m -> mode.dataPoint(gauge(1, "mode", m)));
                 out.add(mode.build());
@@ -200,14 +221,18 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
     }
 
     private void health(List<MetricSnapshot> out) {
-        out.add(InfoSnapshot.builder().name("blockscope_agent")
+        out.add(InfoSnapshot.builder()
+                .name("blockscope_agent")
                 .help("The agent is attached and which target profile it uses.")
                 .dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder()
-                        .labels(Labels.of("profile", profile.name(), "version", version)).build())
+                        .labels(Labels.of("profile", profile.name(), "version", version))
+                        .build())
                 .build());
-        GaugeSnapshot.Builder enabled = GaugeSnapshot.builder().name("blockscope_agent_probe_enabled")
+        GaugeSnapshot.Builder enabled = GaugeSnapshot.builder()
+                .name("blockscope_agent_probe_enabled")
                 .help("1 when a probe of the profile found its target classes, 0 when it was skipped.");
-        CounterSnapshot.Builder errors = CounterSnapshot.builder().name("blockscope_agent_advice_errors")
+        CounterSnapshot.Builder errors = CounterSnapshot.builder()
+                .name("blockscope_agent_advice_errors")
                 .help("Exceptions thrown inside advice, suppressed so the host goes on.");
         for (int p = 0; p < status.names().size(); p++) {
             String probe = status.names().get(p);
@@ -223,9 +248,11 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
             long count = Counters.ADVICE_ERRORS[p].sum();
             if (count > 0 && loggedErrors[p] == 0) {
                 loggedErrors[p] = count;
-                Log.warnOnce("advice-error:" + status.names().get(p), "probe " + status.names().get(p)
-                        + " threw inside its advice; the host's call went on and the error is counted in"
-                        + " blockscope_agent_advice_errors_total. Check that the profile's value fits the method",
+                Log.warnOnce(
+                        "advice-error:" + status.names().get(p),
+                        "probe " + status.names().get(p)
+                                + " threw inside its advice; the host's call went on and the error is counted in"
+                                + " blockscope_agent_advice_errors_total. Check that the profile's value fits the method",
                         Bridge.LAST_ERRORS[p]);
             }
         }
@@ -233,15 +260,25 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
 
     private static void single(List<MetricSnapshot> out, Long value, String name, String help) {
         if (value != null) {
-            out.add(GaugeSnapshot.builder().name(name).help(help).dataPoint(gauge(value)).build());
+            out.add(GaugeSnapshot.builder()
+                    .name(name)
+                    .help(help)
+                    .dataPoint(gauge(value))
+                    .build());
         }
     }
 
     private static CounterDataPointSnapshot counter(double value, String... labels) {
-        return CounterDataPointSnapshot.builder().value(value).labels(Labels.of(labels)).build();
+        return CounterDataPointSnapshot.builder()
+                .value(value)
+                .labels(Labels.of(labels))
+                .build();
     }
 
     private static GaugeDataPointSnapshot gauge(double value, String... labels) {
-        return GaugeDataPointSnapshot.builder().value(value).labels(Labels.of(labels)).build();
+        return GaugeDataPointSnapshot.builder()
+                .value(value)
+                .labels(Labels.of(labels))
+                .build();
     }
 }

@@ -31,7 +31,10 @@ public final class LeakReport implements Recorder.Leaks {
 
     @Override
     public void leaked(CheckoutTracker.Checkout checkout, CheckoutTracker.Reason reason) {
-        sites.add(checkout.site(), reason == CheckoutTracker.Reason.GC ? 1 : 0, reason == CheckoutTracker.Reason.AGE ? 1 : 0);
+        sites.add(
+                checkout.site(),
+                reason == CheckoutTracker.Reason.GC ? 1 : 0,
+                reason == CheckoutTracker.Reason.AGE ? 1 : 0);
         // The first leak is logged; if its checkout kept no stack (most keep only their site), the
         // first one that did is logged too: at most two lines, ever.
         StackTraceElement[] stack = checkout.stack();
@@ -41,13 +44,17 @@ public final class LeakReport implements Recorder.Leaks {
             return;
         }
         StringBuilder message = new StringBuilder("leak: a block checked out from ")
-                .append(tiers.get(checkout.tier())).append(" at ").append(checkout.site())
-                .append(reason == CheckoutTracker.Reason.GC
-                        ? " was garbage collected without being returned"
-                        : " was not returned within leak.age=" + leakAge.toMillis() + "ms")
+                .append(tiers.get(checkout.tier()))
+                .append(" at ")
+                .append(checkout.site())
+                .append(
+                        reason == CheckoutTracker.Reason.GC
+                                ? " was garbage collected without being returned"
+                                : " was not returned within leak.age=" + leakAge.toMillis() + "ms")
                 .append(" (see blockscope_block_leaks_total for all leaks by site).");
         if (stack.length == 0) {
-            message.append(" Its stack was not kept (1 in ").append(Recorder.STACK_EVERY)
+            message.append(" Its stack was not kept (1 in ")
+                    .append(Recorder.STACK_EVERY)
                     .append(" tracked checkouts keeps one); the first leak with a stack will be logged too.");
         } else {
             message.append(" Acquired at:");

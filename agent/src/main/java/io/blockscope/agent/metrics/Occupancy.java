@@ -68,7 +68,8 @@ final class Occupancy {
         return out;
     }
 
-    private static long optional(ValueRef ref, Object element, Accessors accessors) throws ReflectiveOperationException {
+    private static long optional(ValueRef ref, Object element, Accessors accessors)
+            throws ReflectiveOperationException {
         return ref == null ? 0 : accessors.number(ref, element);
     }
 
@@ -100,8 +101,12 @@ final class Occupancy {
     }
 
     private static void failed(String probe, ValueRef ref, Throwable e) {
-        Throwable cause = e instanceof java.lang.reflect.InvocationTargetException ite && ite.getCause() != null ? ite.getCause() : e;
-        Log.warnOnce("occupancy:" + probe + ":" + ref, "probe " + probe + " cannot read " + ref
-                + " at scrape time; that occupancy value is left out", cause);
+        Throwable cause = e instanceof java.lang.reflect.InvocationTargetException ite && ite.getCause() != null
+                ? ite.getCause()
+                : e;
+        Log.warnOnce(
+                "occupancy:" + probe + ":" + ref,
+                "probe " + probe + " cannot read " + ref + " at scrape time; that occupancy value is left out",
+                cause);
     }
 }

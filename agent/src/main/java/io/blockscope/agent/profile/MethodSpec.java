@@ -42,7 +42,8 @@ public record MethodSpec(String name, List<String> parameters) {
                 String type = parameter.trim();
                 String element = type.replace("[]", "");
                 if (!TypeSpec.isClassName(element)) {
-                    throw new IllegalArgumentException("method '" + text + "': parameter '" + type + "' is not a type name");
+                    throw new IllegalArgumentException(
+                            "method '" + text + "': parameter '" + type + "' is not a type name");
                 }
                 parameters.add(type);
             }

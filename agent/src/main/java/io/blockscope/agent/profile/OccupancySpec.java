@@ -16,5 +16,4 @@ public record OccupancySpec(
         ValueRef usedSlots,
         ValueRef freeSlots,
         ValueRef usedBytes,
-        ValueRef freeBytes) {
-}
+        ValueRef freeBytes) {}

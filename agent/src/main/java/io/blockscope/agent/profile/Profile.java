@@ -9,7 +9,8 @@ import java.util.Set;
  * automatically, the packages that are not a "call site" (the cache and cell machinery itself),
  * and its probes.
  */
-public record Profile(String name, String description, List<String> detect, List<String> siteSkip, List<ProbeSpec> probes) {
+public record Profile(
+        String name, String description, List<String> detect, List<String> siteSkip, List<ProbeSpec> probes) {
 
     public Profile {
         detect = List.copyOf(detect);

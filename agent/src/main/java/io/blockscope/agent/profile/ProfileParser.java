@@ -27,14 +27,25 @@ public final class ProfileParser {
 
     private static final Set<String> PROFILE_FIELDS = Set.of("name", "description", "detect", "siteSkip", "probes");
     private static final Set<String> PROBE_FIELDS = Set.of(
-            "name", "kind", "types", "methods", "value", "when", "counted", "checkout", "returns", "tier", "component", "occupancy");
-    private static final Set<String> OCCUPANCY_FIELDS = Set.of(
-            "capacity", "used", "wasted", "allocationFailures", "readPathMode", "sizeClasses", "sizeClass");
-    private static final Set<String> SIZE_CLASS_FIELDS = Set.of("itemSize", "usedSlots", "freeSlots", "usedBytes", "freeBytes");
+            "name",
+            "kind",
+            "types",
+            "methods",
+            "value",
+            "when",
+            "counted",
+            "checkout",
+            "returns",
+            "tier",
+            "component",
+            "occupancy");
+    private static final Set<String> OCCUPANCY_FIELDS =
+            Set.of("capacity", "used", "wasted", "allocationFailures", "readPathMode", "sizeClasses", "sizeClass");
+    private static final Set<String> SIZE_CLASS_FIELDS =
+            Set.of("itemSize", "usedSlots", "freeSlots", "usedBytes", "freeBytes");
     private static final String LABEL = "[a-z0-9][a-z0-9_-]*";
 
-    private ProfileParser() {
-    }
+    private ProfileParser() {}
 
     /** Parses a profile; {@code source} names it in error messages (a file path or a built-in name). */
     public static Profile parse(String json, String source) {
@@ -43,7 +54,8 @@ public final class ProfileParser {
             root = JSON.readTree(json);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("profile " + source + " is not valid JSON: " + e.getOriginalMessage()
-                    + " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr());
+                    + " at line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr());
         }
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException("profile " + source + " must be a JSON object");
@@ -68,7 +80,8 @@ public final class ProfileParser {
             probes.add(probe);
         }
         if (probes.size() > Counters.MAX_PROBES) {
-            throw new IllegalArgumentException(where + ": " + probes.size() + " probes; at most " + Counters.MAX_PROBES);
+            throw new IllegalArgumentException(
+                    where + ": " + probes.size() + " probes; at most " + Counters.MAX_PROBES);
         }
         Profile profile = new Profile(name, description, detect, siteSkip, probes);
         if (profile.tiers().size() > Counters.MAX_TIERS) {
@@ -102,14 +115,16 @@ public final class ProfileParser {
             throw new IllegalArgumentException(where + ": methods must list at least one method");
         }
         String valueText = text(node, "value", where, false);
-        ValueRef value = valueText == null ? defaultValue(kind, where) : parsed(valueText, ValueRef::parse, where + ": value");
+        ValueRef value =
+                valueText == null ? defaultValue(kind, where) : parsed(valueText, ValueRef::parse, where + ": value");
         String whenText = text(node, "when", where, false);
         ValueRef when = whenText == null ? null : parsed(whenText, ValueRef::parse, where + ": when");
         String countedText = text(node, "counted", where, false);
         ValueRef counted = countedText == null ? null : parsed(countedText, ValueRef::parse, where + ": counted");
         String checkoutText = text(node, "checkout", where, false);
         boolean checkoutConstant = !"false".equals(checkoutText);
-        ValueRef checkout = checkoutText == null || checkoutText.equals("true") || checkoutText.equals("false") ? null
+        ValueRef checkout = checkoutText == null || checkoutText.equals("true") || checkoutText.equals("false")
+                ? null
                 : parsed(checkoutText, ValueRef::parse, where + ": checkout (true, false or a value)");
         String returnsText = text(node, "returns", where, false);
         if (returnsText != null && !returnsText.equals("all") && !returnsText.equals("checked-out")) {
@@ -127,8 +142,9 @@ public final class ProfileParser {
             case BLOCK_GET, BLOCK_RETURN -> {
                 tier = byName(node.get("tier"), where + ": tier", t -> label(t, "label"), tierByType);
                 if (tier == null && tierByType.isEmpty()) {
-                    throw new IllegalArgumentException(where + ": a " + kind.label()
-                            + " probe needs a tier: a label (\"l2\") or labels by class name ({\"com.acme.Lru\": \"l1\"})");
+                    throw new IllegalArgumentException(
+                            where + ": a " + kind.label()
+                                    + " probe needs a tier: a label (\"l2\") or labels by class name ({\"com.acme.Lru\": \"l1\"})");
                 }
             }
             case COPY -> {
@@ -155,16 +171,35 @@ public final class ProfileParser {
                 }
             }
         }
-        return new ProbeSpec(name, kind, types, methods, value, when, counted, checkout, checkoutConstant, returnsCheckedOut, tierByType, tier, componentByMethod, component, occupancy);
+        return new ProbeSpec(
+                name,
+                kind,
+                types,
+                methods,
+                value,
+                when,
+                counted,
+                checkout,
+                checkoutConstant,
+                returnsCheckedOut,
+                tierByType,
+                tier,
+                componentByMethod,
+                component,
+                occupancy);
     }
 
     private static ValueRef defaultValue(ProbeKind kind, String where) {
         return switch (kind) {
             case BLOCK_GET -> ValueRef.parse("return");
             case OCCUPANCY -> ValueRef.parse("this");
-            case BLOCK_RETURN, COPY -> throw new IllegalArgumentException(where + ": value is required for a "
-                    + kind.label() + " probe (" + (kind == ProbeKind.COPY
-                    ? "the bytes copied, e.g. return.length" : "the block given back, e.g. arg1 or this") + ")");
+            case BLOCK_RETURN, COPY ->
+                throw new IllegalArgumentException(where + ": value is required for a "
+                        + kind.label() + " probe ("
+                        + (kind == ProbeKind.COPY
+                                ? "the bytes copied, e.g. return.length"
+                                : "the block given back, e.g. arg1 or this")
+                        + ")");
         };
     }
 
@@ -177,19 +212,28 @@ public final class ProfileParser {
         JsonNode sizeClass = node.get("sizeClass");
         if (sizeClass != null) {
             if (!sizeClass.isObject()) {
-                throw new IllegalArgumentException(here + ": sizeClass must be an object with " + String.join(", ", SIZE_CLASS_FIELDS));
+                throw new IllegalArgumentException(
+                        here + ": sizeClass must be an object with " + String.join(", ", SIZE_CLASS_FIELDS));
             }
             checkFields(sizeClass, SIZE_CLASS_FIELDS, here + ".sizeClass");
         }
         if (node.has("sizeClasses") != (sizeClass != null)) {
-            throw new IllegalArgumentException(here + ": sizeClasses and sizeClass go together (the list, and how to read one element)");
+            throw new IllegalArgumentException(
+                    here + ": sizeClasses and sizeClass go together (the list, and how to read one element)");
         }
         JsonNode classes = sizeClass == null ? JSON.createObjectNode() : sizeClass;
         return new OccupancySpec(
-                value(node, "capacity", here), value(node, "used", here), value(node, "wasted", here),
-                value(node, "allocationFailures", here), value(node, "readPathMode", here), value(node, "sizeClasses", here),
-                value(classes, "itemSize", here), value(classes, "usedSlots", here), value(classes, "freeSlots", here),
-                value(classes, "usedBytes", here), value(classes, "freeBytes", here));
+                value(node, "capacity", here),
+                value(node, "used", here),
+                value(node, "wasted", here),
+                value(node, "allocationFailures", here),
+                value(node, "readPathMode", here),
+                value(node, "sizeClasses", here),
+                value(classes, "itemSize", here),
+                value(classes, "usedSlots", here),
+                value(classes, "freeSlots", here),
+                value(classes, "usedBytes", here),
+                value(classes, "freeBytes", here));
     }
 
     private static ValueRef value(JsonNode node, String field, String where) {
@@ -220,7 +264,8 @@ public final class ProfileParser {
 
     private static void forbid(JsonNode node, boolean forbidden, String field, String where, ProbeKind kind) {
         if (forbidden && node.has(field)) {
-            throw new IllegalArgumentException(where + ": field '" + field + "' does not apply to a " + kind.label() + " probe");
+            throw new IllegalArgumentException(
+                    where + ": field '" + field + "' does not apply to a " + kind.label() + " probe");
         }
     }
 

@@ -20,8 +20,7 @@ public final class Profiles {
     public static final String AUTO = "auto";
     private static final String DIRECTORY = "profiles/";
 
-    private Profiles() {
-    }
+    private Profiles() {}
 
     /** The built-in profile names, in detection order. */
     public static List<String> builtIn() {
@@ -62,7 +61,8 @@ public final class Profiles {
         Path path = Path.of(choice);
         if (Files.isRegularFile(path)) {
             try {
-                return Optional.of(ProfileParser.parse(Files.readString(path, StandardCharsets.UTF_8), path.toString()));
+                return Optional.of(
+                        ProfileParser.parse(Files.readString(path, StandardCharsets.UTF_8), path.toString()));
             } catch (IOException e) {
                 throw new IllegalArgumentException("profile file " + path + " cannot be read: " + e.getMessage());
             }
@@ -75,7 +75,8 @@ public final class Profiles {
     public static Profile load(String name) {
         String json = resource(DIRECTORY + name + ".json");
         if (json == null) {
-            throw new IllegalArgumentException("no built-in profile '" + name + "'; built-in: " + String.join(", ", builtIn()));
+            throw new IllegalArgumentException(
+                    "no built-in profile '" + name + "'; built-in: " + String.join(", ", builtIn()));
         }
         return ProfileParser.parse(json, name);
     }

@@ -17,7 +17,11 @@ import java.util.regex.Pattern;
 public record ValueRef(Origin origin, int argument, List<Step> steps) {
 
     /** Where the chain starts. */
-    public enum Origin { THIS, RETURN, ARGUMENT }
+    public enum Origin {
+        THIS,
+        RETURN,
+        ARGUMENT
+    }
 
     /** One step: a call of the no-argument method {@code name}, or an array's length. */
     public record Step(String name, boolean arrayLength) {
@@ -50,8 +54,8 @@ public record ValueRef(Origin origin, int argument, List<Step> steps) {
             throw new IllegalArgumentException("value '" + text + "' must start with this, return or argN"
                     + " (e.g. return.length, arg1, this.allocator())");
         }
-        Origin origin = parts[0].equals("this") ? Origin.THIS
-                : parts[0].equals("return") ? Origin.RETURN : Origin.ARGUMENT;
+        Origin origin =
+                parts[0].equals("this") ? Origin.THIS : parts[0].equals("return") ? Origin.RETURN : Origin.ARGUMENT;
         int argument = origin == Origin.ARGUMENT ? Integer.parseInt(head.group(1)) : -1;
         List<Step> steps = new ArrayList<>();
         for (int i = 1; i < parts.length; i++) {
@@ -70,11 +74,12 @@ public record ValueRef(Origin origin, int argument, List<Step> steps) {
 
     @Override
     public String toString() {
-        StringBuilder out = new StringBuilder(switch (origin) {
-            case THIS -> "this";
-            case RETURN -> "return";
-            case ARGUMENT -> "arg" + argument;
-        });
+        StringBuilder out = new StringBuilder(
+                switch (origin) {
+                    case THIS -> "this";
+                    case RETURN -> "return";
+                    case ARGUMENT -> "arg" + argument;
+                });
         steps.forEach(step -> out.append('.').append(step));
         return out.toString();
     }

@@ -24,7 +24,8 @@ public final class CheckoutTracker {
 
     /** Why a checkout counts as leaked. */
     public enum Reason {
-        GC("gc"), AGE("age");
+        GC("gc"),
+        AGE("age");
 
         private final String label;
 
@@ -52,7 +53,13 @@ public final class CheckoutTracker {
         final List<StackFrame> stack;
         int slot;
 
-        Checkout(Object block, ReferenceQueue<Object> queue, int tier, long startNanos, String site, List<StackFrame> stack) {
+        Checkout(
+                Object block,
+                ReferenceQueue<Object> queue,
+                int tier,
+                long startNanos,
+                String site,
+                List<StackFrame> stack) {
             super(block, queue);
             this.tier = tier;
             this.startNanos = startNanos;
@@ -158,7 +165,8 @@ public final class CheckoutTracker {
     public void expire(long nowNanos, long maxAgeNanos) {
         for (int slot = 0; slot <= mask; slot++) {
             Checkout checkout = slots.get(slot);
-            if (checkout != null && nowNanos - checkout.startNanos > maxAgeNanos
+            if (checkout != null
+                    && nowNanos - checkout.startNanos > maxAgeNanos
                     && slots.compareAndSet(slot, checkout, null)) {
                 live.decrementAndGet();
                 checkout.clear();

@@ -15,7 +15,8 @@ import jdk.jfr.StackTrace;
 @Name("blockscope.CopyToHeap")
 @Label("Copy to heap")
 @Category({"blockscope", "Block cache"})
-@Description("A sampled getXxxArray() on a buffer-backed cell, or a whole-block copy, that copied offheap bytes onto the heap")
+@Description(
+        "A sampled getXxxArray() on a buffer-backed cell, or a whole-block copy, that copied offheap bytes onto the heap")
 @StackTrace(true)
 public final class CopyToHeapEvent extends Event {
 

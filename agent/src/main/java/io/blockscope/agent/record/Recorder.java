@@ -31,6 +31,7 @@ public final class Recorder extends Sink {
 
     /** Columns of {@link #copySites()}. */
     public static final int CALLS = 0;
+
     public static final int BYTES = 1;
 
     private final SiteResolver sites;
@@ -43,8 +44,16 @@ public final class Recorder extends Sink {
     /** Sampled checkouts so far; racy on purpose, it only spreads the full stack captures. */
     private int sampledCheckouts;
 
-    public Recorder(SiteResolver sites, int trackedCheckouts, Duration leakAge, int copySample, boolean copyEvents,
-                    int siteLabels, int probes, HoldTimes holdTimes, Leaks leaks) {
+    public Recorder(
+            SiteResolver sites,
+            int trackedCheckouts,
+            Duration leakAge,
+            int copySample,
+            boolean copyEvents,
+            int siteLabels,
+            int probes,
+            HoldTimes holdTimes,
+            Leaks leaks) {
         this.sites = sites;
         this.tracker = new CheckoutTracker(trackedCheckouts, new CheckoutTracker.Listener() {
             @Override

@@ -23,6 +23,7 @@ public final class SiteResolver {
     static final int STACK_DEPTH = 32;
     /** Distinct frames whose names are cached; beyond it names are formatted each time (bounded memory). */
     static final int MAX_CACHED_FRAMES = 4096;
+
     private static final String UNKNOWN = "unknown";
     private static final List<String> ALWAYS_SKIPPED = List.of(
             "io.blockscope.agent.", "java.lang.invoke.", "java.lang.reflect.", "jdk.internal.reflect.", "jdk.jfr.");
@@ -40,14 +41,17 @@ public final class SiteResolver {
     /** The call site of the current thread's caller chain. */
     public String site() {
         return walker.walk(frames -> frames.filter(f -> !isSkipped(f.getClassName()))
-                .findFirst().map(this::name).orElse(UNKNOWN));
+                .findFirst()
+                .map(this::name)
+                .orElse(UNKNOWN));
     }
 
     /** The site and the stack below the agent's own frames, for events that may be logged later. */
     public Located locate() {
-        List<StackFrame> stack = walker.walk(frames -> frames
-                .dropWhile(f -> f.getClassName().startsWith("io.blockscope.agent."))
-                .limit(STACK_DEPTH).collect(Collectors.toList()));
+        List<StackFrame> stack =
+                walker.walk(frames -> frames.dropWhile(f -> f.getClassName().startsWith("io.blockscope.agent."))
+                        .limit(STACK_DEPTH)
+                        .collect(Collectors.toList()));
         String site = UNKNOWN;
         for (StackFrame frame : stack) {
             if (!isSkipped(frame.getClassName())) {
@@ -92,8 +96,7 @@ public final class SiteResolver {
     }
 
     /** Frames with the same class, method and bytecode index are the same source line. */
-    private record FrameKey(String className, String methodName, int bytecodeIndex) {
-    }
+    private record FrameKey(String className, String methodName, int bytecodeIndex) {}
 
     static String format(StackFrame frame) {
         int line = frame.getLineNumber();

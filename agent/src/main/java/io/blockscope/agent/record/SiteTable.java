@@ -23,6 +23,7 @@ public final class SiteTable {
 
     /** The label value that collects every site without a label of its own. */
     public static final String OTHER = "other";
+
     private static final int MAX_SITE_LENGTH = 200;
 
     private final int capacity;
@@ -43,8 +44,7 @@ public final class SiteTable {
     }
 
     /** One exported site's counts: {@code values[column]}, and how often it was seen. */
-    public record Row(String site, long[] values) {
-    }
+    public record Row(String site, long[] values) {}
 
     private static final class Entry {
         final long[] values;

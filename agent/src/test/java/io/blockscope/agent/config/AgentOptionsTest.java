@@ -25,7 +25,8 @@ class AgentOptionsTest {
     }
 
     private static String error(String argument, Map<String, String> env) {
-        return assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse(argument, env, EXPORTER)).getMessage();
+        return assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse(argument, env, EXPORTER))
+                .getMessage();
     }
 
     private static String error(String argument) {
@@ -48,7 +49,8 @@ class AgentOptionsTest {
 
     @Test
     void hostPortThenKeyValuesAndExporterKeysPassThrough() {
-        AgentConfig config = parse("127.0.0.1:0, leak.sample=1,leak.age=500ms,copy.sample=0,copy.jfr=false,threads=2,profile=hbase2");
+        AgentConfig config = parse(
+                "127.0.0.1:0, leak.sample=1,leak.age=500ms,copy.sample=0,copy.jfr=false,threads=2,profile=hbase2");
         assertEquals("127.0.0.1:0", config.hostPort());
         assertEquals(1, config.leakSample());
         assertEquals(Duration.ofMillis(500), config.leakAge());
@@ -74,7 +76,8 @@ class AgentOptionsTest {
     void everyBadInputIsOneLineNamingTheOptionAndWhatIsAccepted() {
         assertTrue(error("9404,bogus=1").startsWith("unknown option 'bogus'; accepted: host, port, config, profile,"));
         assertTrue(error("9404,bogus=1").endsWith("; exporter: threads, tls.cert"));
-        assertEquals("malformed option 'leak.sample': expected key=value (only the first option may be a bare [host:]port)",
+        assertEquals(
+                "malformed option 'leak.sample': expected key=value (only the first option may be a bare [host:]port)",
                 error("9404,leak.sample"));
         assertEquals("option 'sites' is given twice", error("9404,sites=3,sites=4"));
         assertTrue(error("9404,,sites=3").startsWith("empty option at position 2"));
@@ -84,10 +87,14 @@ class AgentOptionsTest {
         assertTrue(error("").startsWith("no port: give [host:]port first"));
         assertTrue(error("1,leak.sample=x").startsWith("malformed leak.sample 'x': expected an integer in 0.."));
         assertTrue(error("1,sites=0").startsWith("malformed sites '0': expected an integer in 1..100"));
-        assertTrue(error("1,tracked=100000000").startsWith("malformed tracked '100000000': expected an integer in 16..65536"));
+        assertTrue(error("1,tracked=100000000")
+                .startsWith("malformed tracked '100000000': expected an integer in 16..65536"));
         assertEquals("malformed copy.jfr 'yes': expected true or false", error("1,copy.jfr=yes"));
-        assertEquals("malformed leak.age '0s': expected a positive duration such as 500ms, 30s, 5m or 1h", error("1,leak.age=0s"));
-        assertTrue(error("1,config=/no/such/file.properties").startsWith("config file '/no/such/file.properties' cannot be read"));
+        assertEquals(
+                "malformed leak.age '0s': expected a positive duration such as 500ms, 30s, 5m or 1h",
+                error("1,leak.age=0s"));
+        assertTrue(error("1,config=/no/such/file.properties")
+                .startsWith("config file '/no/such/file.properties' cannot be read"));
     }
 
     @Test
@@ -96,17 +103,19 @@ class AgentOptionsTest {
         Files.writeString(file, "port=9500\nleak.sample=7\ncopy.sample=9\nsites=5\nthreads=3\n");
         Map<String, String> env = Map.of("BLOCKSCOPE_SITES", "6", "BLOCKSCOPE_UNRELATED", "x");
         AgentConfig config = AgentOptions.parse("config=" + file + ",copy.sample=11,sites=2", env, EXPORTER);
-        assertEquals("9500", config.hostPort());       // file only
-        assertEquals(7, config.leakSample());           // file only
-        assertEquals(11, config.copySample());          // argument over file
-        assertEquals(6, config.sites());                // environment over argument
+        assertEquals("9500", config.hostPort()); // file only
+        assertEquals(7, config.leakSample()); // file only
+        assertEquals(11, config.copySample()); // argument over file
+        assertEquals(6, config.sites()); // environment over argument
         assertEquals(Map.of("threads", "3"), config.exporterOptions());
     }
 
     @Test
     void environmentAloneCanGiveThePort() {
-        assertEquals("127.0.0.1:9600", AgentOptions.parse(null, Map.of("BLOCKSCOPE_PORT", "9600", "BLOCKSCOPE_HOST", "127.0.0.1"),
-                EXPORTER).hostPort());
+        assertEquals(
+                "127.0.0.1:9600",
+                AgentOptions.parse(null, Map.of("BLOCKSCOPE_PORT", "9600", "BLOCKSCOPE_HOST", "127.0.0.1"), EXPORTER)
+                        .hostPort());
         assertEquals("BLOCKSCOPE_LEAK_SAMPLE", AgentOptions.environmentName("leak.sample"));
         assertEquals("BLOCKSCOPE_TLS_CERT", AgentOptions.environmentName("tls.cert"));
     }
@@ -115,8 +124,10 @@ class AgentOptionsTest {
     void configFileErrorsNameTheFile() throws Exception {
         Path file = temp.resolve("bad.properties");
         Files.writeString(file, "port=1\nleak.smaple=3\n");
-        assertTrue(error("config=" + file).startsWith("unknown key in config file " + file + ": 'leak.smaple'; accepted:"));
+        assertTrue(error("config=" + file)
+                .startsWith("unknown key in config file " + file + ": 'leak.smaple'; accepted:"));
         Files.writeString(file, "port=1\nconfig=/other\n");
-        assertEquals("config file " + file + " sets config=; a config file cannot include another", error("config=" + file));
+        assertEquals(
+                "config file " + file + " sets config=; a config file cannot include another", error("config=" + file));
     }
 }

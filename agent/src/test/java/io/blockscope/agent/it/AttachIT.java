@@ -29,21 +29,22 @@ class AttachIT {
         if (jdk >= 21) {
             builder.jvmOption("-XX:+EnableDynamicAgentLoading"); // the operator's opt-in; 17 lacks the flag
         }
-        try (ChildJvm host = builder
-                .classPath(ChildJvm.classPath("blockscope-example-server"))
+        try (ChildJvm host = builder.classPath(ChildJvm.classPath("blockscope-example-server"))
                 .start(LoadHost.class.getName())) {
             host.awaitOut(Pattern.compile("^loading"));
             Thread.sleep(500); // the load's classes are loaded and hot before the attach
             Launch launch = attach(java, host.pid(), "127.0.0.1:0,leak.sample=16,copy.sample=16");
             assertEquals(0, launch.status, launch.output);
-            Matcher port = Pattern.compile("running profile example-server; metrics on port (\\d+)").matcher(launch.output);
+            Matcher port = Pattern.compile("running profile example-server; metrics on port (\\d+)")
+                    .matcher(launch.output);
             assertTrue(port.find(), launch.output);
 
             Scrape first = Scrape.of(Integer.parseInt(port.group(1)));
             Thread.sleep(300);
             Scrape second = Scrape.of(Integer.parseInt(port.group(1)));
             double hits = second.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "hit");
-            assertTrue(hits > first.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "hit") && hits > 0,
+            assertTrue(
+                    hits > first.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "hit") && hits > 0,
                     second.text());
             assertTrue(second.count("blockscope_copy_to_heap_total", "component", "value") > 0, second.text());
             assertEquals(1, second.value("blockscope_agent_probe_enabled", "probe", "block-get"));
@@ -62,8 +63,17 @@ class AttachIT {
     void lateAttachToTheExampleServerUnderRpcLoad() throws Exception {
         try (ChildJvm server = ChildJvm.builder(ChildJvm.java17())
                 .classPath(ServerRpcIT.serverJar().toString())
-                .start("io.blockscope.server.cli.Main", "serve", "--rows", "2000", "--port", "0", "--l2-size", "64m",
-                        "--l1-size", "16m")) {
+                .start(
+                        "io.blockscope.server.cli.Main",
+                        "serve",
+                        "--rows",
+                        "2000",
+                        "--port",
+                        "0",
+                        "--l2-size",
+                        "64m",
+                        "--l1-size",
+                        "16m")) {
             String url = server.awaitOut(Pattern.compile("blockscope-example-server listening on (http://\\S+)"));
             RpcClient client = new RpcClient(URI.create(url), Duration.ofSeconds(30));
             AtomicBoolean stop = new AtomicBoolean();
@@ -72,7 +82,9 @@ class AttachIT {
             Thread load = new Thread(() -> {
                 for (int i = 0; !stop.get(); i++) {
                     try {
-                        if (client.get("TestTable", TableSpec.rowKey(i % 2000), true).rows() != 1) {
+                        if (client.get("TestTable", TableSpec.rowKey(i % 2000), true)
+                                        .rows()
+                                != 1) {
                             errors.incrementAndGet();
                         }
                         ops.incrementAndGet();
@@ -91,7 +103,9 @@ class AttachIT {
                 long before = ops.get();
                 Thread.sleep(500);
                 Scrape scrape = Scrape.of(Integer.parseInt(port.group(1)));
-                assertTrue(scrape.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "hit") > 0, scrape.text());
+                assertTrue(
+                        scrape.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "hit") > 0,
+                        scrape.text());
                 assertTrue(scrape.count("blockscope_block_cache_returns_total", "tier", "l2") > 0, scrape.text());
                 assertTrue(scrape.value("blockscope_bucket_cache_used_bytes") > 0, scrape.text());
                 assertTrue(ops.get() > before, "the load kept going");
@@ -115,7 +129,8 @@ class AttachIT {
             host.send("done");
             host.awaitOut(Pattern.compile("^host done"));
             assertEquals(0, host.waitFor(), host.transcript());
-            assertTrue(host.agentLines().stream().anyMatch(l -> l.contains("no known server classes")), host.transcript());
+            assertTrue(
+                    host.agentLines().stream().anyMatch(l -> l.contains("no known server classes")), host.transcript());
         }
     }
 
@@ -138,27 +153,37 @@ class AttachIT {
     @Test
     void aRuntimeWithoutTheAttachApiIsToldToUseAFullJdk() throws Exception {
         // a jlinked runtime without jdk.attach, simulated by limiting the modules
-        Process launcher = new ProcessBuilder(List.of(ChildJvm.java17(),
-                "--limit-modules", "java.base,java.instrument,java.management,java.logging,java.net.http,jdk.jfr,jdk.management",
-                "-jar", ChildJvm.agentJar().toString(), "attach", Long.toString(ProcessHandle.current().pid()), "0"))
-                .redirectErrorStream(true).start();
+        Process launcher = new ProcessBuilder(List.of(
+                        ChildJvm.java17(),
+                        "--limit-modules",
+                        "java.base,java.instrument,java.management,java.logging,java.net.http,jdk.jfr,jdk.management",
+                        "-jar",
+                        ChildJvm.agentJar().toString(),
+                        "attach",
+                        Long.toString(ProcessHandle.current().pid()),
+                        "0"))
+                .redirectErrorStream(true)
+                .start();
         String output = new String(launcher.getInputStream().readAllBytes());
         assertEquals(1, launcher.waitFor(), output);
         assertTrue(output.contains("blockscope attach failed with status 3"), output);
-        assertTrue(output.contains("this Java runtime has no Attach API (module jdk.attach)")
-                && output.contains("java of a full JDK"), output);
+        assertTrue(
+                output.contains("this Java runtime has no Attach API (module jdk.attach)")
+                        && output.contains("java of a full JDK"),
+                output);
     }
 
-    private record Launch(int status, String output) {
-    }
+    private record Launch(int status, String output) {}
 
     private static Launch attach(long pid, String options) throws Exception {
         return attach(ChildJvm.java17(), pid, options);
     }
 
     private static Launch attach(String java, long pid, String options) throws Exception {
-        Process launcher = new ProcessBuilder(List.of(java, "-jar", ChildJvm.agentJar().toString(),
-                "attach", Long.toString(pid), options)).redirectErrorStream(true).start();
+        Process launcher = new ProcessBuilder(
+                        List.of(java, "-jar", ChildJvm.agentJar().toString(), "attach", Long.toString(pid), options))
+                .redirectErrorStream(true)
+                .start();
         String output = new String(launcher.getInputStream().readAllBytes());
         return new Launch(launcher.waitFor(), output);
     }

@@ -49,10 +49,15 @@ class CacheProbesIT {
             int data = CacheWorkload.DATA_SIZES.length;
             int meta = CacheWorkload.META_BLOCKS;
             int absent = CacheWorkload.ABSENT_KEYS;
-            assertEquals(ROUNDS * meta, scrape.count("blockscope_block_cache_gets_total", "tier", "l1", "result", "hit"));
-            assertEquals(ROUNDS * (data + absent), scrape.count("blockscope_block_cache_gets_total", "tier", "l1", "result", "miss"));
-            assertEquals(ROUNDS * data, scrape.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "hit"));
-            assertEquals(ROUNDS * absent, scrape.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "miss"));
+            assertEquals(
+                    ROUNDS * meta, scrape.count("blockscope_block_cache_gets_total", "tier", "l1", "result", "hit"));
+            assertEquals(
+                    ROUNDS * (data + absent),
+                    scrape.count("blockscope_block_cache_gets_total", "tier", "l1", "result", "miss"));
+            assertEquals(
+                    ROUNDS * data, scrape.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "hit"));
+            assertEquals(
+                    ROUNDS * absent, scrape.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "miss"));
             assertEquals(ROUNDS * meta, scrape.count("blockscope_block_cache_returns_total", "tier", "l1"));
             assertEquals(ROUNDS * data, scrape.count("blockscope_block_cache_returns_total", "tier", "l2"));
             assertEquals(0, scrape.value("blockscope_block_refs_outstanding", "tier", "l1"));
@@ -61,24 +66,36 @@ class CacheProbesIT {
 
             // the caches' own statistics agree
             Map<String, Long> stats = stats(child.out(), "stat l1.hits");
-            assertEquals(stats.get("l1.hits"), (long) scrape.count("blockscope_block_cache_gets_total", "tier", "l1", "result", "hit"));
-            assertEquals(stats.get("l2.misses"), (long) scrape.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "miss"));
+            assertEquals(stats.get("l1.hits"), (long)
+                    scrape.count("blockscope_block_cache_gets_total", "tier", "l1", "result", "hit"));
+            assertEquals(stats.get("l2.misses"), (long)
+                    scrape.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "miss"));
 
             assertEquals(COPIES, scrape.count("blockscope_copy_to_heap_total", "component", "value"));
-            assertEquals(COPIES * CacheWorkload.VALUE, scrape.count("blockscope_copy_to_heap_bytes_total", "component", "value"));
+            assertEquals(
+                    COPIES * CacheWorkload.VALUE,
+                    scrape.count("blockscope_copy_to_heap_bytes_total", "component", "value"));
             assertEquals(COPIES, scrape.count("blockscope_copy_to_heap_total", "component", "row"));
-            assertEquals(COPIES * CacheWorkload.ROW, scrape.count("blockscope_copy_to_heap_bytes_total", "component", "row"));
+            assertEquals(
+                    COPIES * CacheWorkload.ROW,
+                    scrape.count("blockscope_copy_to_heap_bytes_total", "component", "row"));
             assertEquals(0, scrape.value("blockscope_copy_to_heap_total", "component", "block"));
             assertEquals(0, scrape.value("blockscope_copy_to_heap_total", "component", "family"));
 
-            String filterSite = site(scrape, "blockscope_copy_site_calls_total", "io.blockscope.agenttest.host.CopyingFilter.filterCell:");
+            String filterSite = site(
+                    scrape,
+                    "blockscope_copy_site_calls_total",
+                    "io.blockscope.agenttest.host.CopyingFilter.filterCell:");
             assertEquals(COPIES, scrape.value("blockscope_copy_site_calls_total", "site", filterSite));
-            assertEquals(COPIES * CacheWorkload.VALUE, scrape.value("blockscope_copy_site_bytes_total", "site", filterSite));
-            String rowSite = site(scrape, "blockscope_copy_site_calls_total", "io.blockscope.agenttest.host.CacheWorkload.copy:");
+            assertEquals(
+                    COPIES * CacheWorkload.VALUE, scrape.value("blockscope_copy_site_bytes_total", "site", filterSite));
+            String rowSite = site(
+                    scrape, "blockscope_copy_site_calls_total", "io.blockscope.agenttest.host.CacheWorkload.copy:");
             assertEquals(COPIES, scrape.value("blockscope_copy_site_calls_total", "site", rowSite));
 
             assertOccupancyMatches(scrape, child.out(), "zero-copy");
-            assertEquals(1, scrape.value("blockscope_agent_info", "profile", "example-server", "version", "0.1.0-SNAPSHOT"));
+            assertEquals(
+                    1, scrape.value("blockscope_agent_info", "profile", "example-server", "version", "0.1.0-SNAPSHOT"));
             for (String probe : List.of("block-get", "block-return", "cell-copy", "block-copy", "bucket-occupancy")) {
                 assertEquals(1, scrape.value("blockscope_agent_probe_enabled", "probe", probe), probe);
                 assertEquals(0, scrape.value("blockscope_agent_advice_errors_total", "probe", probe), probe);
@@ -89,11 +106,24 @@ class CacheProbesIT {
             child.command("leak 20");
             String leakSite = awaitLeak(port, "io.blockscope.agenttest.host.LeakyReader.readAndForget:", "gc", 20);
             assertEquals(20, Scrape.of(port).value("blockscope_block_refs_outstanding", "tier", "l2"));
-            assertTrue(child.agentLines().stream().anyMatch(l -> l.contains("leak: a block checked out from l2 at " + leakSite)
-                    && l.contains("garbage collected")), child.transcript());
-            assertTrue(child.agentLines().stream().anyMatch(l -> l.contains("Acquired at:")
-                    && l.contains("<- io.blockscope.agenttest.host.LeakyReader.readAndForget(LeakyReader.java:")), child.transcript());
-            assertTrue(child.agentLines().stream().filter(l -> l.contains("leak: ")).count() <= 2, child.transcript());
+            assertTrue(
+                    child.agentLines().stream()
+                            .anyMatch(l -> l.contains("leak: a block checked out from l2 at " + leakSite)
+                                    && l.contains("garbage collected")),
+                    child.transcript());
+            assertTrue(
+                    child.agentLines().stream()
+                            .anyMatch(
+                                    l -> l.contains("Acquired at:")
+                                            && l.contains(
+                                                    "<- io.blockscope.agenttest.host.LeakyReader.readAndForget(LeakyReader.java:")),
+                    child.transcript());
+            assertTrue(
+                    child.agentLines().stream()
+                                    .filter(l -> l.contains("leak: "))
+                                    .count()
+                            <= 2,
+                    child.transcript());
 
             // a reader that keeps its blocks: leaks by age once leak.age (2s) has passed
             child.command("hold 2");
@@ -123,7 +153,9 @@ class CacheProbesIT {
             child.command("stats");
             Scrape scrape = Scrape.of(port);
             int bytes = IntStream.of(CacheWorkload.DATA_SIZES).sum();
-            assertEquals(10 * CacheWorkload.DATA_SIZES.length, scrape.value("blockscope_copy_to_heap_total", "component", "block"));
+            assertEquals(
+                    10 * CacheWorkload.DATA_SIZES.length,
+                    scrape.value("blockscope_copy_to_heap_total", "component", "block"));
             assertEquals(10L * bytes, scrape.value("blockscope_copy_to_heap_bytes_total", "component", "block"));
             assertEquals(0, scrape.value("blockscope_block_refs_outstanding", "tier", "l2"));
             assertOccupancyMatches(scrape, child.out(), "copy");
@@ -134,10 +166,19 @@ class CacheProbesIT {
 
     private static void assertOccupancyMatches(Scrape scrape, List<String> out, String mode) {
         Map<String, Long> cache = stats(out, "stat capacity=");
-        assertEquals(cache.get("capacity"), scrape.value("blockscope_bucket_cache_capacity_bytes").longValue());
-        assertEquals(cache.get("used"), scrape.value("blockscope_bucket_cache_used_bytes").longValue());
-        assertEquals(cache.get("wasted"), scrape.value("blockscope_bucket_cache_wasted_bytes").longValue());
-        assertEquals(cache.get("failures"), scrape.value("blockscope_bucket_cache_allocation_failures_total").longValue());
+        assertEquals(
+                cache.get("capacity"),
+                scrape.value("blockscope_bucket_cache_capacity_bytes").longValue());
+        assertEquals(
+                cache.get("used"),
+                scrape.value("blockscope_bucket_cache_used_bytes").longValue());
+        assertEquals(
+                cache.get("wasted"),
+                scrape.value("blockscope_bucket_cache_wasted_bytes").longValue());
+        assertEquals(
+                cache.get("failures"),
+                scrape.value("blockscope_bucket_cache_allocation_failures_total")
+                        .longValue());
         assertEquals(1, scrape.value("blockscope_read_path_mode", "mode", mode));
         int classes = 0;
         for (String line : out) {
@@ -147,10 +188,26 @@ class CacheProbesIT {
             classes++;
             Map<String, Long> s = fields(line.substring("sizeclass ".length()));
             String size = Long.toString(s.get("item"));
-            assertEquals(s.get("used"), scrape.value("blockscope_bucket_slots", "size_class", size, "state", "used").longValue(), size);
-            assertEquals(s.get("free"), scrape.value("blockscope_bucket_slots", "size_class", size, "state", "free").longValue(), size);
-            assertEquals(s.get("usedBytes"), scrape.value("blockscope_bucket_bytes", "size_class", size, "state", "used").longValue(), size);
-            assertEquals(s.get("freeBytes"), scrape.value("blockscope_bucket_bytes", "size_class", size, "state", "free").longValue(), size);
+            assertEquals(
+                    s.get("used"),
+                    scrape.value("blockscope_bucket_slots", "size_class", size, "state", "used")
+                            .longValue(),
+                    size);
+            assertEquals(
+                    s.get("free"),
+                    scrape.value("blockscope_bucket_slots", "size_class", size, "state", "free")
+                            .longValue(),
+                    size);
+            assertEquals(
+                    s.get("usedBytes"),
+                    scrape.value("blockscope_bucket_bytes", "size_class", size, "state", "used")
+                            .longValue(),
+                    size);
+            assertEquals(
+                    s.get("freeBytes"),
+                    scrape.value("blockscope_bucket_bytes", "size_class", size, "state", "free")
+                            .longValue(),
+                    size);
         }
         assertTrue(classes > 5, "size classes printed: " + classes);
         assertEquals(classes * 2, scrape.seriesCount("blockscope_bucket_slots{"));
@@ -163,8 +220,10 @@ class CacheProbesIT {
         do {
             scrape = Scrape.of(port);
             for (Map.Entry<String, Double> e : scrape.series().entrySet()) {
-                if (e.getKey().startsWith("blockscope_block_leaks_total{") && e.getKey().contains("site=" + sitePrefix)
-                        && e.getKey().contains("reason=" + reason) && e.getValue() == expected) {
+                if (e.getKey().startsWith("blockscope_block_leaks_total{")
+                        && e.getKey().contains("site=" + sitePrefix)
+                        && e.getKey().contains("reason=" + reason)
+                        && e.getValue() == expected) {
                     return siteOf(e.getKey());
                 }
             }
@@ -232,8 +291,10 @@ class CacheProbesIT {
     private static void assertCopyEventsRecorded(Path recording) throws Exception {
         assertTrue(Files.size(recording) > 0, "no recording at " + recording);
         Path jfr = Path.of(System.getProperty("java.home"), "bin", "jfr");
-        Process print = new ProcessBuilder(jfr.toString(), "print", "--events", "blockscope.CopyToHeap", recording.toString())
-                .redirectErrorStream(true).start();
+        Process print = new ProcessBuilder(
+                        jfr.toString(), "print", "--events", "blockscope.CopyToHeap", recording.toString())
+                .redirectErrorStream(true)
+                .start();
         String text = new String(print.getInputStream().readAllBytes());
         assertEquals(0, print.waitFor(), text);
         List<String> events = new ArrayList<>();
@@ -244,6 +305,8 @@ class CacheProbesIT {
         }
         assertEquals(COPIES, events.size(), text.length() > 4000 ? text.substring(0, 4000) : text);
         assertTrue(events.get(0).contains("io.blockscope.agenttest.host.CopyingFilter.filterCell("), events.get(0));
-        assertTrue(events.get(0).contains("site = \"io.blockscope.agenttest.host.CopyingFilter.filterCell:"), events.get(0));
+        assertTrue(
+                events.get(0).contains("site = \"io.blockscope.agenttest.host.CopyingFilter.filterCell:"),
+                events.get(0));
     }
 }

@@ -28,18 +28,33 @@ class CheckoutMatchingIT {
 
             int hits = LOOKUPS / 2 + 1; // plus the kept one
             int sharedHits = LOOKUPS / 4 + 1;
-            assertEquals(hits, scrape.count("blockscope_block_cache_gets_total", "tier", "l3", "result", "hit"), scrape.text());
-            assertEquals(LOOKUPS / 2, scrape.count("blockscope_block_cache_gets_total", "tier", "l3", "result", "miss"));
-            assertEquals(LOOKUPS / 4, scrape.count("blockscope_block_cache_returns_total", "tier", "l3"),
+            assertEquals(
+                    hits,
+                    scrape.count("blockscope_block_cache_gets_total", "tier", "l3", "result", "hit"),
+                    scrape.text());
+            assertEquals(
+                    LOOKUPS / 2, scrape.count("blockscope_block_cache_gets_total", "tier", "l3", "result", "miss"));
+            assertEquals(
+                    LOOKUPS / 4,
+                    scrape.count("blockscope_block_cache_returns_total", "tier", "l3"),
                     "only releases of shared hits count; heap hits and disk reads released too");
-            assertEquals(sharedHits - LOOKUPS / 4, scrape.value("blockscope_block_refs_outstanding", "tier", "l3"),
+            assertEquals(
+                    sharedHits - LOOKUPS / 4,
+                    scrape.value("blockscope_block_refs_outstanding", "tier", "l3"),
                     "the kept shared block is the only reference out");
-            assertEquals(LOOKUPS / 4, scrape.count("blockscope_block_hold_seconds_count", "tier", "l3"),
+            assertEquals(
+                    LOOKUPS / 4,
+                    scrape.count("blockscope_block_hold_seconds_count", "tier", "l3"),
                     "every sampled checkout but the kept one ended with a hold time");
-            assertEquals(0, scrape.count("blockscope_agent_advice_errors_total", "probe", "lookup"),
+            assertEquals(
+                    0,
+                    scrape.count("blockscope_agent_advice_errors_total", "probe", "lookup"),
                     "the checkout condition was never read on a miss");
             assertEquals(0, scrape.count("blockscope_agent_advice_errors_total", "probe", "release-block"));
-            assertTrue(child.agentLines().stream().anyMatch(l -> l.contains("probe lookup enabled on io.blockscope.agenttest.host.FakeCache")),
+            assertTrue(
+                    child.agentLines().stream()
+                            .anyMatch(
+                                    l -> l.contains("probe lookup enabled on io.blockscope.agenttest.host.FakeCache")),
                     child.transcript());
         }
     }

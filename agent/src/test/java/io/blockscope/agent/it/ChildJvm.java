@@ -150,15 +150,17 @@ final class ChildJvm implements AutoCloseable {
     }
 
     private static void pump(BufferedReader reader, List<String> lines) {
-        Thread thread = new Thread(() -> {
-            try (reader) {
-                for (String line; (line = reader.readLine()) != null; ) {
-                    lines.add(line);
-                }
-            } catch (IOException e) {
-                lines.add("<<read failed: " + e + ">>");
-            }
-        }, "child-output");
+        Thread thread = new Thread(
+                () -> {
+                    try (reader) {
+                        for (String line; (line = reader.readLine()) != null; ) {
+                            lines.add(line);
+                        }
+                    } catch (IOException e) {
+                        lines.add("<<read failed: " + e + ">>");
+                    }
+                },
+                "child-output");
         thread.setDaemon(true);
         thread.start();
     }
@@ -215,7 +217,8 @@ final class ChildJvm implements AutoCloseable {
                         return lines.get(i);
                     }
                 }
-                throw new AssertionError("child exited (" + process.exitValue() + ") before the expected line\n" + transcript());
+                throw new AssertionError(
+                        "child exited (" + process.exitValue() + ") before the expected line\n" + transcript());
             }
             Thread.sleep(20);
         }
@@ -245,7 +248,8 @@ final class ChildJvm implements AutoCloseable {
     }
 
     String transcript() {
-        return "command: " + description + "\n--- stdout\n" + String.join("\n", out) + "\n--- stderr\n" + String.join("\n", err);
+        return "command: " + description + "\n--- stdout\n" + String.join("\n", out) + "\n--- stderr\n"
+                + String.join("\n", err);
     }
 
     @Override

@@ -20,7 +20,10 @@ class FaultsIT {
             assertHostDone(child);
             List<String> lines = child.agentLines();
             assertEquals(1, lines.size(), child.transcript());
-            assertTrue(lines.get(0).contains("unknown option 'leak.sampel'; accepted: host, port, config, profile, leak.sample"),
+            assertTrue(
+                    lines.get(0)
+                            .contains(
+                                    "unknown option 'leak.sampel'; accepted: host, port, config, profile, leak.sample"),
                     lines.get(0));
             assertTrue(child.out().get(0).contains("agent=disabled"), child.transcript());
         }
@@ -30,7 +33,8 @@ class FaultsIT {
     void malformedValueNamesTheOptionAndTheAcceptedValues() throws Exception {
         try (ChildJvm child = hello("0,leak.age=soon")) {
             assertHostDone(child);
-            assertTrue(child.agentLines().get(0).contains("malformed leak.age 'soon': expected a positive duration"),
+            assertTrue(
+                    child.agentLines().get(0).contains("malformed leak.age 'soon': expected a positive duration"),
                     child.transcript());
         }
     }
@@ -38,10 +42,13 @@ class FaultsIT {
     @Test
     void portTakenKeepsTheHostRunning() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-             ChildJvm child = hello("127.0.0.1:" + taken.getLocalPort() + ",profile=example-server")) {
+                ChildJvm child = hello("127.0.0.1:" + taken.getLocalPort() + ",profile=example-server")) {
             assertHostDone(child);
-            assertTrue(child.agentLines().stream().anyMatch(l -> l.contains("cannot serve metrics on")
-                    && l.contains(Integer.toString(taken.getLocalPort()))), child.transcript());
+            assertTrue(
+                    child.agentLines().stream()
+                            .anyMatch(l -> l.contains("cannot serve metrics on")
+                                    && l.contains(Integer.toString(taken.getLocalPort()))),
+                    child.transcript());
             assertTrue(child.out().get(0).contains("metrics not served"), child.transcript());
         }
     }
@@ -50,8 +57,12 @@ class FaultsIT {
     void absentTargetsAreReportedAsSkippedProbes() throws Exception {
         try (ChildJvm child = hello("127.0.0.1:0,profile=example-server")) {
             assertHostDone(child);
-            assertTrue(child.agentLines().stream().anyMatch(l -> l.contains("profile example-server: probes with targets: none;")
-                    && l.contains("skipped: block-get (io.blockscope.server.cache.lru.LruBlockCache is not on the class path")),
+            assertTrue(
+                    child.agentLines().stream()
+                            .anyMatch(
+                                    l -> l.contains("profile example-server: probes with targets: none;")
+                                            && l.contains(
+                                                    "skipped: block-get (io.blockscope.server.cache.lru.LruBlockCache is not on the class path")),
                     child.transcript());
         }
     }
@@ -60,7 +71,8 @@ class FaultsIT {
     void autoProfileWithoutKnownServerServesOnlyJvmMetrics() throws Exception {
         try (ChildJvm child = hello("127.0.0.1:0")) {
             assertHostDone(child);
-            assertTrue(child.agentLines().stream().anyMatch(l -> l.contains("no known server classes on the class path")),
+            assertTrue(
+                    child.agentLines().stream().anyMatch(l -> l.contains("no known server classes on the class path")),
                     child.transcript());
         }
     }
@@ -82,8 +94,13 @@ class FaultsIT {
             Scrape.of(port);
             child.send("exit");
             assertEquals(0, child.waitFor(), child.transcript());
-            assertEquals(1, child.agentLines().stream().filter(l -> l.contains("probe broken threw inside its advice")
-                    && l.contains("NullPointerException")).count(), child.transcript());
+            assertEquals(
+                    1,
+                    child.agentLines().stream()
+                            .filter(l -> l.contains("probe broken threw inside its advice")
+                                    && l.contains("NullPointerException"))
+                            .count(),
+                    child.transcript());
         }
     }
 

@@ -35,16 +35,29 @@ class ServerRpcIT {
                 .agent("127.0.0.1:0,leak.sample=1,copy.sample=1")
                 .jvmOption("-XX:MaxDirectMemorySize=256m")
                 .classPath(classPath)
-                .start("io.blockscope.server.cli.Main", "serve", "--rows", Integer.toString(ROWS), "--port", "0",
-                        "--value-size", Integer.toString(VALUE_SIZE), "--l2-size", "64m", "--l1-size", "16m")) {
+                .start(
+                        "io.blockscope.server.cli.Main",
+                        "serve",
+                        "--rows",
+                        Integer.toString(ROWS),
+                        "--port",
+                        "0",
+                        "--value-size",
+                        Integer.toString(VALUE_SIZE),
+                        "--l2-size",
+                        "64m",
+                        "--l1-size",
+                        "16m")) {
             String url = server.awaitOut(Pattern.compile("blockscope-example-server listening on (http://\\S+)"));
-            int agentPort = Integer.parseInt(server.awaitErr(Pattern.compile("metrics at http://[^:]+:(\\d+)/metrics")));
+            int agentPort =
+                    Integer.parseInt(server.awaitErr(Pattern.compile("metrics at http://[^:]+:(\\d+)/metrics")));
             RpcClient client = new RpcClient(URI.create(url), Duration.ofSeconds(30));
 
             // twice the same 100 single-row gets and one 100-row multiget: first misses fill the cache, then hits
             for (int round = 0; round < 2; round++) {
                 for (int row = 0; row < ROWS; row += 20) {
-                    assertEquals(1, client.get(TABLE, TableSpec.rowKey(row), true).rows());
+                    assertEquals(
+                            1, client.get(TABLE, TableSpec.rowKey(row), true).rows());
                 }
             }
             List<byte[]> rows = new ArrayList<>();
@@ -55,8 +68,10 @@ class ServerRpcIT {
 
             // a scan of 500 rows through the copying filter: one value copy per row
             long scanned = 0;
-            for (RpcClient.Reply reply : client.scanAll(TABLE, RpcClient.Scan.range(TableSpec.rowKey(0), TableSpec.rowKey(500))
-                    .withFilter("class:" + ValueCopyingFilter.class.getName()))) {
+            for (RpcClient.Reply reply : client.scanAll(
+                    TABLE,
+                    RpcClient.Scan.range(TableSpec.rowKey(0), TableSpec.rowKey(500))
+                            .withFilter("class:" + ValueCopyingFilter.class.getName()))) {
                 scanned += reply.rowsScanned();
             }
             assertEquals(500, scanned);
@@ -67,33 +82,59 @@ class ServerRpcIT {
                 JsonNode stats = status.get(tier).get("stats");
                 double hits = scrape.count("blockscope_block_cache_gets_total", "tier", tier, "result", "hit");
                 assertEquals(stats.get("hits").asLong(), (long) hits, tier + " hits\n" + status);
-                assertEquals(stats.get("misses").asLong(),
-                        (long) scrape.count("blockscope_block_cache_gets_total", "tier", tier, "result", "miss"), tier + " misses");
+                assertEquals(
+                        stats.get("misses").asLong(),
+                        (long) scrape.count("blockscope_block_cache_gets_total", "tier", tier, "result", "miss"),
+                        tier + " misses");
                 // every hit is returned, and so is each block the server fetched again right after caching it
                 // (a lookup its statistics leave out, "counted": "arg3" in the profile): one per cached block
-                assertEquals(hits + status.get(tier).get("blockCount").asLong(),
-                        scrape.count("blockscope_block_cache_returns_total", "tier", tier), tier + " returns");
+                assertEquals(
+                        hits + status.get(tier).get("blockCount").asLong(),
+                        scrape.count("blockscope_block_cache_returns_total", "tier", tier),
+                        tier + " returns");
                 assertEquals(0, scrape.value("blockscope_block_refs_outstanding", "tier", tier), tier);
             }
-            assertTrue(scrape.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "hit") > 0, scrape.text());
+            assertTrue(
+                    scrape.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "hit") > 0,
+                    scrape.text());
             assertEquals(0, scrape.count("blockscope_block_leaks_total"));
 
             assertEquals(500, scrape.value("blockscope_copy_to_heap_total", "component", "value"));
             assertEquals(500L * VALUE_SIZE, scrape.value("blockscope_copy_to_heap_bytes_total", "component", "value"));
             String site = scrape.series().keySet().stream()
-                    .filter(k -> k.startsWith("blockscope_copy_site_calls_total{") && k.contains(ValueCopyingFilter.class.getName() + ".filterCell:"))
-                    .findFirst().orElseThrow(() -> new AssertionError("no copy site for the filter\n" + scrape.text()));
+                    .filter(k -> k.startsWith("blockscope_copy_site_calls_total{")
+                            && k.contains(ValueCopyingFilter.class.getName() + ".filterCell:"))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no copy site for the filter\n" + scrape.text()));
             assertEquals(500, scrape.series().get(site));
 
             JsonNode l2 = status.get("l2");
-            assertEquals(l2.get("usedBytes").asLong(), scrape.value("blockscope_bucket_cache_used_bytes").longValue());
-            assertEquals(l2.get("wastedBytes").asLong(), scrape.value("blockscope_bucket_cache_wasted_bytes").longValue());
-            assertEquals(l2.get("capacityBytes").asLong(), scrape.value("blockscope_bucket_cache_capacity_bytes").longValue());
+            assertEquals(
+                    l2.get("usedBytes").asLong(),
+                    scrape.value("blockscope_bucket_cache_used_bytes").longValue());
+            assertEquals(
+                    l2.get("wastedBytes").asLong(),
+                    scrape.value("blockscope_bucket_cache_wasted_bytes").longValue());
+            assertEquals(
+                    l2.get("capacityBytes").asLong(),
+                    scrape.value("blockscope_bucket_cache_capacity_bytes").longValue());
             for (JsonNode c : l2.get("bucketClasses")) {
                 String size = c.get("itemSize").asText();
-                assertEquals(c.get("usedCount").asLong(), scrape.value("blockscope_bucket_slots", "size_class", size, "state", "used").longValue(), size);
-                assertEquals(c.get("freeCount").asLong(), scrape.value("blockscope_bucket_slots", "size_class", size, "state", "free").longValue(), size);
-                assertEquals(c.get("usedBytes").asLong(), scrape.value("blockscope_bucket_bytes", "size_class", size, "state", "used").longValue(), size);
+                assertEquals(
+                        c.get("usedCount").asLong(),
+                        scrape.value("blockscope_bucket_slots", "size_class", size, "state", "used")
+                                .longValue(),
+                        size);
+                assertEquals(
+                        c.get("freeCount").asLong(),
+                        scrape.value("blockscope_bucket_slots", "size_class", size, "state", "free")
+                                .longValue(),
+                        size);
+                assertEquals(
+                        c.get("usedBytes").asLong(),
+                        scrape.value("blockscope_bucket_bytes", "size_class", size, "state", "used")
+                                .longValue(),
+                        size);
             }
             assertEquals(1, scrape.value("blockscope_read_path_mode", "mode", "zero-copy"));
         }

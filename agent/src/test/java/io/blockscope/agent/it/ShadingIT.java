@@ -29,8 +29,11 @@ class ShadingIT {
     void hostWithItsOwnByteBuddyJettyAndPrometheusRunsUnchanged() throws Exception {
         List<String> libs = hostLibs();
         Path classes = compileHost(libs);
-        String classPath = classes + File.pathSeparator + String.join(File.pathSeparator, libs)
-                + File.pathSeparator + ChildJvm.classPath();
+        String classPath = classes
+                + File.pathSeparator
+                + String.join(File.pathSeparator, libs)
+                + File.pathSeparator
+                + ChildJvm.classPath();
         try (ChildJvm child = ChildJvm.builder(ChildJvm.java17())
                 .agent("127.0.0.1:0,profile=" + ZeroAllocationIT.fakeProfile())
                 .classPath(classPath)
@@ -47,7 +50,9 @@ class ShadingIT {
             assertTrue(scrape.seriesCount("jvm_memory_used_bytes") > 0, scrape.text());
             child.send("exit");
             assertEquals(0, child.waitFor(), child.transcript());
-            assertTrue(child.err().stream().noneMatch(l -> l.contains("Exception") || l.contains("Error")), child.transcript());
+            assertTrue(
+                    child.err().stream().noneMatch(l -> l.contains("Exception") || l.contains("Error")),
+                    child.transcript());
         }
     }
 
@@ -58,7 +63,10 @@ class ShadingIT {
                     + " dependency plugin copies them in pre-integration-test)");
         }
         try (Stream<Path> jars = Files.list(Path.of(dir))) {
-            return jars.filter(p -> p.toString().endsWith(".jar")).map(Path::toString).sorted().toList();
+            return jars.filter(p -> p.toString().endsWith(".jar"))
+                    .map(Path::toString)
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -69,8 +77,12 @@ class ShadingIT {
         }
         Path out = Files.createDirectories(temp.resolve("classes"));
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        List<String> args = new ArrayList<>(List.of("-d", out.toString(), "-cp",
-                String.join(File.pathSeparator, libs) + File.pathSeparator + ChildJvm.classPath(), source.toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "-d",
+                out.toString(),
+                "-cp",
+                String.join(File.pathSeparator, libs) + File.pathSeparator + ChildJvm.classPath(),
+                source.toString()));
         java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();
         int status = javac.run(null, errors, errors, args.toArray(String[]::new));
         if (status != 0) {

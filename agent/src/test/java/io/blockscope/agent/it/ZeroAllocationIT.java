@@ -22,9 +22,13 @@ class ZeroAllocationIT {
                 .start(AllocationDriver.class.getName(), "1200000")) {
             String perCall = child.awaitOut(Pattern.compile("bytesPerCall=([0-9.E-]+)"));
             assertEquals(0, child.waitFor(), child.transcript());
-            assertTrue(child.agentLines().stream().anyMatch(l -> l.contains("probe get enabled on io.blockscope.agenttest.host.FakeCache")),
+            assertTrue(
+                    child.agentLines().stream()
+                            .anyMatch(l -> l.contains("probe get enabled on io.blockscope.agenttest.host.FakeCache")),
                     child.transcript());
-            assertTrue(Double.parseDouble(perCall) < 0.01, "bytes per instrumented call: " + perCall + "\n" + child.transcript());
+            assertTrue(
+                    Double.parseDouble(perCall) < 0.01,
+                    "bytes per instrumented call: " + perCall + "\n" + child.transcript());
         }
     }
 

@@ -28,7 +28,8 @@ class ProfileParserTest {
         assertEquals("l1", get.tierFor(List.of("io.blockscope.server.cache.lru.LruBlockCache", "java.lang.Object")));
         assertEquals("l2", get.tierFor(List.of("io.blockscope.server.cache.bucket.BucketCache", "java.lang.Object")));
         assertNull(get.tierFor(List.of("com.acme.Other")));
-        assertEquals(List.of("io.blockscope.server.cache.BlockCacheKey", "boolean", "boolean", "boolean"),
+        assertEquals(
+                List.of("io.blockscope.server.cache.BlockCacheKey", "boolean", "boolean", "boolean"),
                 get.methods().get(0).parameters());
         ProbeSpec copy = profile.probe("cell-copy");
         assertEquals(Component.VALUE, copy.componentFor("copyValue"));
@@ -36,18 +37,21 @@ class ProfileParserTest {
         assertEquals("return.length", copy.value().toString());
         assertEquals(Component.BLOCK, profile.probe("block-copy").componentFor("copyToHeap"));
         OccupancySpec occupancy = profile.probe("bucket-occupancy").occupancy();
-        assertEquals("this.allocator().indexStatistics()", occupancy.sizeClasses().toString());
+        assertEquals(
+                "this.allocator().indexStatistics()", occupancy.sizeClasses().toString());
         assertTrue(profile.probe("bucket-occupancy").methods().get(0).constructor());
     }
 
     @Test
     void autoDetectionNeedsTheDetectClasses() {
-        ClassLoader empty = new ClassLoader(null) {
-        };
+        ClassLoader empty = new ClassLoader(null) {};
         assertTrue(Profiles.resolve("auto", empty).isEmpty());
         assertTrue(Profiles.resolve(null, empty).isEmpty());
-        assertEquals("example-server", Profiles.resolve("example-server", empty).orElseThrow().name());
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> Profiles.resolve("hbase9", empty)).getMessage()
+        assertEquals(
+                "example-server",
+                Profiles.resolve("example-server", empty).orElseThrow().name());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Profiles.resolve("hbase9", empty))
+                .getMessage()
                 .startsWith("profile 'hbase9' is neither auto, a built-in profile (example-server"));
     }
 
@@ -91,14 +95,22 @@ class ProfileParserTest {
         assertTrue(profile.matchesReturns());
         assertTrue(!Profiles.load("example-server").matchesReturns(), "the example server counts every return");
 
-        assertError(probe("\"kind\": \"block-return\", \"types\": [\"a.B\"], \"methods\": [\"r\"], \"value\": \"this\","
-                + " \"tier\": \"l1\", \"returns\": \"some\""), "profile t: probe 'p': returns 'some' must be all");
-        assertError(probe("\"kind\": \"block-return\", \"types\": [\"a.B\"], \"methods\": [\"r\"], \"value\": \"this\","
-                + " \"tier\": \"l1\", \"checkout\": \"false\""), "profile t: probe 'p': field 'checkout' does not apply to a block-return probe");
-        assertError(probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"g\"], \"tier\": \"l1\","
-                + " \"returns\": \"all\""), "profile t: probe 'p': field 'returns' does not apply to a block-get probe");
-        assertError(probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"g\"], \"tier\": \"l1\","
-                + " \"checkout\": \"no\""), "profile t: probe 'p': checkout (true, false or a value): value 'no' must start with");
+        assertError(
+                probe("\"kind\": \"block-return\", \"types\": [\"a.B\"], \"methods\": [\"r\"], \"value\": \"this\","
+                        + " \"tier\": \"l1\", \"returns\": \"some\""),
+                "profile t: probe 'p': returns 'some' must be all");
+        assertError(
+                probe("\"kind\": \"block-return\", \"types\": [\"a.B\"], \"methods\": [\"r\"], \"value\": \"this\","
+                        + " \"tier\": \"l1\", \"checkout\": \"false\""),
+                "profile t: probe 'p': field 'checkout' does not apply to a block-return probe");
+        assertError(
+                probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"g\"], \"tier\": \"l1\","
+                        + " \"returns\": \"all\""),
+                "profile t: probe 'p': field 'returns' does not apply to a block-get probe");
+        assertError(
+                probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"g\"], \"tier\": \"l1\","
+                        + " \"checkout\": \"no\""),
+                "profile t: probe 'p': checkout (true, false or a value): value 'no' must start with");
     }
 
     @Test
@@ -107,9 +119,12 @@ class ProfileParserTest {
         assertEquals(List.of("l1", "l2"), profile.tiers());
         assertTrue(!profile.probe("block-get-l1").checkoutConstant(), "on-heap cache hits are never given back");
         assertTrue(profile.probe("block-get-l2").checkoutConstant());
-        assertTrue(profile.probe("block-release").returnsCheckedOut(), "release() of blocks no hit handed out is no return");
+        assertTrue(
+                profile.probe("block-release").returnsCheckedOut(),
+                "release() of blocks no hit handed out is no return");
         assertTrue(!profile.probe("block-return").returnsCheckedOut());
-        assertTrue(profile.probes().stream().allMatch(p -> p.counted() == null),
+        assertTrue(
+                profile.probes().stream().allMatch(p -> p.counted() == null),
                 "2.5/2.6 CombinedBlockCache passes updateCacheMetrics=false to its children: never a counted condition");
     }
 
@@ -117,30 +132,52 @@ class ProfileParserTest {
     void mistakesAreNamedWithTheProbeAndWhatIsAccepted() {
         assertError("{", "profile t is not valid JSON");
         assertError("[]", "profile t must be a JSON object");
-        assertError("{\"name\": \"x\", \"probez\": []}", "profile t: unknown field 'probez'; accepted: description, detect, name, probes, siteSkip");
+        assertError(
+                "{\"name\": \"x\", \"probez\": []}",
+                "profile t: unknown field 'probez'; accepted: description, detect, name, probes, siteSkip");
         assertError("{\"name\": \"x\"}", "profile t: probes must be a non-empty array");
-        assertError(probe("\"kind\": \"block-gte\""), "profile t: probe 'p': kind: unknown kind 'block-gte'; accepted: block-get, block-return, copy, occupancy");
-        assertError(probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"get\"]"),
+        assertError(
+                probe("\"kind\": \"block-gte\""),
+                "profile t: probe 'p': kind: unknown kind 'block-gte'; accepted: block-get, block-return, copy, occupancy");
+        assertError(
+                probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"get\"]"),
                 "profile t: probe 'p': a block-get probe needs a tier");
-        assertError(probe("\"kind\": \"block-return\", \"types\": [\"a.B\"], \"methods\": [\"put\"], \"tier\": \"l1\""),
+        assertError(
+                probe("\"kind\": \"block-return\", \"types\": [\"a.B\"], \"methods\": [\"put\"], \"tier\": \"l1\""),
                 "profile t: probe 'p': value is required for a block-return probe");
-        assertError(probe("\"kind\": \"copy\", \"types\": [\"a.B\"], \"methods\": [\"copyRow\", \"copyTags\"], \"value\": \"return.length\","
-                + " \"component\": {\"copyRow\": \"row\"}"), "profile t: probe 'p': method copyTags has no component");
-        assertError(probe("\"kind\": \"copy\", \"types\": [\"a.B\"], \"methods\": [\"c\"], \"value\": \"return.length\", \"component\": \"bytes\""),
+        assertError(
+                probe(
+                        "\"kind\": \"copy\", \"types\": [\"a.B\"], \"methods\": [\"copyRow\", \"copyTags\"], \"value\": \"return.length\","
+                                + " \"component\": {\"copyRow\": \"row\"}"),
+                "profile t: probe 'p': method copyTags has no component");
+        assertError(
+                probe(
+                        "\"kind\": \"copy\", \"types\": [\"a.B\"], \"methods\": [\"c\"], \"value\": \"return.length\", \"component\": \"bytes\""),
                 "profile t: probe 'p': component: unknown component 'bytes'; accepted: row, family, qualifier, value, tags, block");
-        assertError(probe("\"kind\": \"copy\", \"types\": [\"a.B\"], \"methods\": [\"c\"], \"value\": \"result.length\", \"component\": \"row\""),
+        assertError(
+                probe(
+                        "\"kind\": \"copy\", \"types\": [\"a.B\"], \"methods\": [\"c\"], \"value\": \"result.length\", \"component\": \"row\""),
                 "profile t: probe 'p': value: value 'result.length' must start with this, return or argN");
-        assertError(probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"get\"], \"tier\": \"L1!\""),
+        assertError(
+                probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"get\"], \"tier\": \"L1!\""),
                 "profile t: probe 'p': tier: label 'L1!' must match [a-z0-9][a-z0-9_-]*");
-        assertError(probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"get\"], \"tier\": \"l1\", \"component\": \"row\""),
+        assertError(
+                probe(
+                        "\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"get\"], \"tier\": \"l1\", \"component\": \"row\""),
                 "profile t: probe 'p': field 'component' does not apply to a block-get probe");
-        assertError(probe("\"kind\": \"block-get\", \"types\": [\"not a class\"], \"methods\": [\"get\"], \"tier\": \"l1\""),
+        assertError(
+                probe(
+                        "\"kind\": \"block-get\", \"types\": [\"not a class\"], \"methods\": [\"get\"], \"tier\": \"l1\""),
                 "profile t: probe 'p': types: type 'not a class' is not a class name");
-        assertError(probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"get(int\"], \"tier\": \"l1\""),
+        assertError(
+                probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"get(int\"], \"tier\": \"l1\""),
                 "profile t: probe 'p': methods: method 'get(int' lacks its closing parenthesis");
-        assertError(probe("\"kind\": \"occupancy\", \"types\": [\"a.B\"], \"methods\": [\"<init>\"], \"occupancy\": {\"sizeClasses\": \"this.s()\"}"),
+        assertError(
+                probe(
+                        "\"kind\": \"occupancy\", \"types\": [\"a.B\"], \"methods\": [\"<init>\"], \"occupancy\": {\"sizeClasses\": \"this.s()\"}"),
                 "profile t: probe 'p': occupancy: sizeClasses and sizeClass go together");
-        assertError("{\"name\": \"x\", \"probes\": [" + probeBody("block-get") + ", " + probeBody("block-get") + "]}",
+        assertError(
+                "{\"name\": \"x\", \"probes\": [" + probeBody("block-get") + ", " + probeBody("block-get") + "]}",
                 "profile t: probe name 'p' is used twice");
     }
 
@@ -149,18 +186,22 @@ class ProfileParserTest {
         assertEquals("arg1", ValueRef.parse("arg1").toString());
         assertEquals(1, ValueRef.parse("arg1").argument());
         ValueRef chain = ValueRef.parse("this.allocator().indexStatistics()");
-        assertEquals(List.of("allocator", "indexStatistics"), chain.steps().stream().map(ValueRef.Step::name).toList());
+        assertEquals(
+                List.of("allocator", "indexStatistics"),
+                chain.steps().stream().map(ValueRef.Step::name).toList());
         assertTrue(ValueRef.parse("return.length").steps().get(0).arrayLength());
         assertTrue(!ValueRef.parse("return.length()").steps().get(0).arrayLength());
         assertThrows(IllegalArgumentException.class, () -> ValueRef.parse("return.length.x()"));
         assertThrows(IllegalArgumentException.class, () -> ValueRef.parse("this.a(1)"));
-        assertEquals(List.of("byte[]", "a.B$C"), MethodSpec.parse("m(byte[], a.B$C)").parameters());
+        assertEquals(
+                List.of("byte[]", "a.B$C"), MethodSpec.parse("m(byte[], a.B$C)").parameters());
         assertNull(MethodSpec.parse("m").parameters());
         assertEquals(List.of(), MethodSpec.parse("m()").parameters());
     }
 
     private static String probeBody(String kind) {
-        return "{\"name\": \"p\", \"kind\": \"" + kind + "\", \"types\": [\"a.B\"], \"methods\": [\"get\"], \"tier\": \"l1\"}";
+        return "{\"name\": \"p\", \"kind\": \"" + kind
+                + "\", \"types\": [\"a.B\"], \"methods\": [\"get\"], \"tier\": \"l1\"}";
     }
 
     private static String probe(String fields) {
@@ -168,7 +209,8 @@ class ProfileParserTest {
     }
 
     private static void assertError(String json, String expectedStart) {
-        String message = assertThrows(IllegalArgumentException.class, () -> ProfileParser.parse(json, "t")).getMessage();
+        String message = assertThrows(IllegalArgumentException.class, () -> ProfileParser.parse(json, "t"))
+                .getMessage();
         assertTrue(message.startsWith(expectedStart), "message: " + message);
         assertTrue(!message.contains("\n"), "one line: " + message);
     }

@@ -42,8 +42,10 @@ public final class AgentOverhead {
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include(ReadPathBenchmark.class.getName())
                 .forks(1)
-                .warmupIterations(3).warmupTime(TimeValue.seconds(1))
-                .measurementIterations(5).measurementTime(TimeValue.seconds(1))
+                .warmupIterations(3)
+                .warmupTime(TimeValue.seconds(1))
+                .measurementIterations(5)
+                .measurementTime(TimeValue.seconds(1))
                 .jvmArgs("-Xmx512m", "-Xshare:off");
         if (agent != null) {
             options = options.jvmArgsAppend(agent);
@@ -51,7 +53,8 @@ public final class AgentOverhead {
         return new Runner(options.build()).run();
     }
 
-    private static void collect(Collection<RunResult> results, Map<String, List<Double>> into, String label, int round) {
+    private static void collect(
+            Collection<RunResult> results, Map<String, List<Double>> into, String label, int round) {
         for (RunResult result : results) {
             String name = result.getParams().getBenchmark().replaceAll(".*\\.", "");
             double score = result.getPrimaryResult().getScore();

@@ -47,13 +47,14 @@ public class ReadPathBenchmark {
     @Setup
     public void setUp() {
         int[] slots = BucketAllocator.defaultSlotSizes();
-        BucketCache l2 = new BucketCache(ByteBufferIOEngine.offheap(8 * BucketAllocator.bucketSizeFor(slots)), slots,
-                ReadPathMode.ZERO_COPY);
+        BucketCache l2 = new BucketCache(
+                ByteBufferIOEngine.offheap(8 * BucketAllocator.bucketSizeFor(slots)), slots, ReadPathMode.ZERO_COPY);
         cache = new CombinedBlockCache(new LruBlockCache(16L << 20), l2);
         keys = new BlockCacheKey[BLOCKS];
         for (int i = 0; i < BLOCKS; i++) {
             keys[i] = new BlockCacheKey("bench", i * 65536L);
-            cache.cacheBlock(keys[i], new Block(BlockType.DATA, ByteBuff.wrap(new byte[16 * 1024]), Block.MemoryType.EXCLUSIVE));
+            cache.cacheBlock(
+                    keys[i], new Block(BlockType.DATA, ByteBuff.wrap(new byte[16 * 1024]), Block.MemoryType.EXCLUSIVE));
         }
         cell = new DirectCell(16, 1, 8, 64, 0);
     }

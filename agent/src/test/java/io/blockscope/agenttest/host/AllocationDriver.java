@@ -25,8 +25,8 @@ public final class AllocationDriver {
             sink += run(cache, i);
         }
         long allocated = threads.getThreadAllocatedBytes(thread) - before - baseline;
-        System.out.println("calls=" + (calls / 3 * 3) + " allocated=" + allocated
-                + " bytesPerCall=" + ((double) allocated / (calls / 3 * 3)) + " sink=" + sink + " fakeCalls=" + cache.calls());
+        System.out.println("calls=" + (calls / 3 * 3) + " allocated=" + allocated + " bytesPerCall="
+                + ((double) allocated / (calls / 3 * 3)) + " sink=" + sink + " fakeCalls=" + cache.calls());
     }
 
     private static long run(FakeCache cache, long i) {

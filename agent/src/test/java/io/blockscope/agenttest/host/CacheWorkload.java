@@ -33,11 +33,13 @@ public final class CacheWorkload {
 
     /** Data block sizes: one in each of several bucket size classes. */
     public static final int[] DATA_SIZES = {3000, 8000, 16000, 60000, 65536, 100000};
+
     public static final int META_BLOCKS = 4;
     public static final int META_SIZE = 2048;
     public static final int ABSENT_KEYS = 3;
     /** The cell {@code copy} reads: row 10, family 1, qualifier 7, value 100, tags 0 bytes. */
     public static final int ROW = 10;
+
     public static final int VALUE = 100;
 
     private final LruBlockCache l1 = new LruBlockCache(8L << 20);
@@ -134,10 +136,12 @@ public final class CacheWorkload {
     }
 
     private void stats() {
-        System.out.println("stat l1.hits=" + l1.getStats().hitCount() + " l1.misses=" + l1.getStats().missCount()
-                + " l2.hits=" + l2.getStats().hitCount() + " l2.misses=" + l2.getStats().missCount());
+        System.out.println("stat l1.hits=" + l1.getStats().hitCount() + " l1.misses="
+                + l1.getStats().missCount() + " l2.hits=" + l2.getStats().hitCount() + " l2.misses="
+                + l2.getStats().missCount());
         System.out.println("stat capacity=" + l2.capacity() + " used=" + l2.usedSize() + " wasted=" + l2.wastedBytes()
-                + " failures=" + l2.allocationFailures() + " mode=" + l2.readPathMode().label());
+                + " failures=" + l2.allocationFailures() + " mode="
+                + l2.readPathMode().label());
         for (BucketAllocator.IndexStatistics s : l2.allocator().indexStatistics()) {
             System.out.println("sizeclass item=" + s.itemSize() + " used=" + s.usedCount() + " free=" + s.freeCount()
                     + " usedBytes=" + s.usedBytes() + " freeBytes=" + s.freeBytes());

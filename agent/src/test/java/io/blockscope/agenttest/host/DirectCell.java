@@ -23,20 +23,83 @@ public final class DirectCell extends ByteBufferCell {
         }
     }
 
-    @Override public ByteBuffer getRowByteBuffer() { return buffer; }
-    @Override public int getRowPosition() { return offsets[0]; }
-    @Override public short getRowLength() { return (short) lengths[0]; }
-    @Override public ByteBuffer getFamilyByteBuffer() { return buffer; }
-    @Override public int getFamilyPosition() { return offsets[1]; }
-    @Override public byte getFamilyLength() { return (byte) lengths[1]; }
-    @Override public ByteBuffer getQualifierByteBuffer() { return buffer; }
-    @Override public int getQualifierPosition() { return offsets[2]; }
-    @Override public int getQualifierLength() { return lengths[2]; }
-    @Override public ByteBuffer getValueByteBuffer() { return buffer; }
-    @Override public int getValuePosition() { return offsets[3]; }
-    @Override public int getValueLength() { return lengths[3]; }
-    @Override public ByteBuffer getTagsByteBuffer() { return buffer; }
-    @Override public int getTagsPosition() { return offsets[4]; }
-    @Override public int getTagsLength() { return lengths[4]; }
-    @Override public long getTimestamp() { return 42; }
+    @Override
+    public ByteBuffer getRowByteBuffer() {
+        return buffer;
+    }
+
+    @Override
+    public int getRowPosition() {
+        return offsets[0];
+    }
+
+    @Override
+    public short getRowLength() {
+        return (short) lengths[0];
+    }
+
+    @Override
+    public ByteBuffer getFamilyByteBuffer() {
+        return buffer;
+    }
+
+    @Override
+    public int getFamilyPosition() {
+        return offsets[1];
+    }
+
+    @Override
+    public byte getFamilyLength() {
+        return (byte) lengths[1];
+    }
+
+    @Override
+    public ByteBuffer getQualifierByteBuffer() {
+        return buffer;
+    }
+
+    @Override
+    public int getQualifierPosition() {
+        return offsets[2];
+    }
+
+    @Override
+    public int getQualifierLength() {
+        return lengths[2];
+    }
+
+    @Override
+    public ByteBuffer getValueByteBuffer() {
+        return buffer;
+    }
+
+    @Override
+    public int getValuePosition() {
+        return offsets[3];
+    }
+
+    @Override
+    public int getValueLength() {
+        return lengths[3];
+    }
+
+    @Override
+    public ByteBuffer getTagsByteBuffer() {
+        return buffer;
+    }
+
+    @Override
+    public int getTagsPosition() {
+        return offsets[4];
+    }
+
+    @Override
+    public int getTagsLength() {
+        return lengths[4];
+    }
+
+    @Override
+    public long getTimestamp() {
+        return 42;
+    }
 }

@@ -20,14 +20,16 @@ public final class LoadHost {
 
     public static void main(String[] args) throws Exception {
         int[] slots = BucketAllocator.defaultSlotSizes();
-        BucketCache l2 = new BucketCache(ByteBufferIOEngine.offheap(4 * BucketAllocator.bucketSizeFor(slots)), slots,
-                ReadPathMode.ZERO_COPY);
+        BucketCache l2 = new BucketCache(
+                ByteBufferIOEngine.offheap(4 * BucketAllocator.bucketSizeFor(slots)), slots, ReadPathMode.ZERO_COPY);
         CombinedBlockCache cache = new CombinedBlockCache(new LruBlockCache(4L << 20), l2);
         int blocks = 16;
         for (int i = 0; i < blocks; i++) {
             byte[] bytes = new byte[4096 + i * 1000];
             bytes[0] = (byte) i;
-            cache.cacheBlock(new BlockCacheKey("f", i), new Block(BlockType.DATA, ByteBuff.wrap(bytes), Block.MemoryType.EXCLUSIVE));
+            cache.cacheBlock(
+                    new BlockCacheKey("f", i),
+                    new Block(BlockType.DATA, ByteBuff.wrap(bytes), Block.MemoryType.EXCLUSIVE));
         }
         AtomicLong ops = new AtomicLong();
         AtomicLong errors = new AtomicLong();
@@ -68,7 +70,7 @@ public final class LoadHost {
             t.interrupt();
             t.join();
         }
-        System.out.println("load done ops=" + ops.get() + " errors=" + errors.get()
-                + " outstanding=" + l2.outstandingReferences());
+        System.out.println("load done ops=" + ops.get() + " errors=" + errors.get() + " outstanding="
+                + l2.outstandingReferences());
     }
 }

@@ -27,7 +27,8 @@ class SiteResolverTest {
     void theSiteIsTheFirstFrameOutsideTheSkippedPackages() {
         int line = currentLine() + 1;
         String site = Machinery.resolve(resolver);
-        assertEquals(SiteResolverTest.class.getName() + ".theSiteIsTheFirstFrameOutsideTheSkippedPackages:" + line, site);
+        assertEquals(
+                SiteResolverTest.class.getName() + ".theSiteIsTheFirstFrameOutsideTheSkippedPackages:" + line, site);
     }
 
     @Test
@@ -40,7 +41,8 @@ class SiteResolverTest {
     void locateFindsTheSameSiteAndKeepsTheStackBelowTheAgent() {
         int line = currentLine() + 1;
         SiteResolver.Located located = Machinery.locate(resolver);
-        assertEquals(SiteResolverTest.class.getName() + ".locateFindsTheSameSiteAndKeepsTheStackBelowTheAgent:" + line,
+        assertEquals(
+                SiteResolverTest.class.getName() + ".locateFindsTheSameSiteAndKeepsTheStackBelowTheAgent:" + line,
                 located.site());
         assertEquals(Machinery.class.getName(), located.stack()[0].getClassName());
         assertTrue(located.stack().length > 2 && located.stack().length <= 32, "depth " + located.stack().length);
@@ -60,6 +62,7 @@ class SiteResolverTest {
     }
 
     private static int currentLine() {
-        return StackWalker.getInstance().walk(s -> s.skip(1).findFirst().orElseThrow().getLineNumber());
+        return StackWalker.getInstance()
+                .walk(s -> s.skip(1).findFirst().orElseThrow().getLineNumber());
     }
 }

@@ -21,8 +21,7 @@ public final class CopyingValueFilter implements Filter {
     private long copiedBytes;
     private long cells;
 
-    public CopyingValueFilter() {
-    }
+    public CopyingValueFilter() {}
 
     @Override
     public Decision filterCell(Cell cell) {

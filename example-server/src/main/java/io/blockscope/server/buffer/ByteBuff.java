@@ -131,8 +131,13 @@ public abstract class ByteBuff {
      */
     public static int compareTo(ByteBuff a, int aIndex, int aLength, ByteBuff b, int bIndex, int bLength) {
         if (a.isContiguous(aIndex, aLength) && b.isContiguous(bIndex, bLength)) {
-            return ByteBuffers.compare(a.bufferAt(aIndex), a.positionOf(aIndex), aLength,
-                    b.bufferAt(bIndex), b.positionOf(bIndex), bLength);
+            return ByteBuffers.compare(
+                    a.bufferAt(aIndex),
+                    a.positionOf(aIndex),
+                    aLength,
+                    b.bufferAt(bIndex),
+                    b.positionOf(bIndex),
+                    bLength);
         }
         return compareSlow(a, aIndex, aLength, b, bIndex, bLength);
     }
@@ -153,7 +158,8 @@ public abstract class ByteBuff {
             int ai = aIndex + done;
             int bi = bIndex + done;
             int run = Math.min(common - done, Math.min(a.contiguousFrom(ai), b.contiguousFrom(bi)));
-            int mismatch = ByteBuffers.mismatch(a.bufferAt(ai), a.positionOf(ai), b.bufferAt(bi), b.positionOf(bi), run);
+            int mismatch =
+                    ByteBuffers.mismatch(a.bufferAt(ai), a.positionOf(ai), b.bufferAt(bi), b.positionOf(bi), run);
             if (mismatch >= 0) {
                 return Byte.toUnsignedInt(a.get(ai + mismatch)) - Byte.toUnsignedInt(b.get(bi + mismatch));
             }
@@ -167,8 +173,8 @@ public abstract class ByteBuff {
 
     static void checkRange(int index, int length, int capacity) {
         if (index < 0 || length < 0 || index > capacity - length) {
-            throw new IndexOutOfBoundsException(
-                    "range [" + index + ", " + index + " + " + length + ") is outside a view of " + capacity + " bytes");
+            throw new IndexOutOfBoundsException("range [" + index + ", " + index + " + " + length
+                    + ") is outside a view of " + capacity + " bytes");
         }
     }
 }

@@ -27,8 +27,7 @@ public final class ByteBuffers {
 
     private static final ThreadLocal<RangeComparer> COMPARER = ThreadLocal.withInitial(RangeComparer::new);
 
-    private ByteBuffers() {
-    }
+    private ByteBuffers() {}
 
     /**
      * The calling thread's comparer. A loop of compares fetches it once rather than paying a
@@ -41,8 +40,13 @@ public final class ByteBuffers {
     /** Compares {@code a[aPos, aPos + aLength)} with {@code b[bPos, bPos + bLength)}, bytes unsigned. */
     public static int compare(ByteBuffer a, int aPos, int aLength, ByteBuffer b, int bPos, int bLength) {
         if (a.hasArray() && b.hasArray()) {
-            return java.util.Arrays.compareUnsigned(a.array(), a.arrayOffset() + aPos, a.arrayOffset() + aPos + aLength,
-                    b.array(), b.arrayOffset() + bPos, b.arrayOffset() + bPos + bLength);
+            return java.util.Arrays.compareUnsigned(
+                    a.array(),
+                    a.arrayOffset() + aPos,
+                    a.arrayOffset() + aPos + aLength,
+                    b.array(),
+                    b.arrayOffset() + bPos,
+                    b.arrayOffset() + bPos + bLength);
         }
         return COMPARER.get().compare(a, aPos, aLength, b, bPos, bLength);
     }
@@ -51,7 +55,8 @@ public final class ByteBuffers {
     public static int compare(ByteBuffer a, int aPos, int aLength, byte[] b, int bOffset, int bLength) {
         if (a.hasArray()) {
             int aOffset = a.arrayOffset() + aPos;
-            return java.util.Arrays.compareUnsigned(a.array(), aOffset, aOffset + aLength, b, bOffset, bOffset + bLength);
+            return java.util.Arrays.compareUnsigned(
+                    a.array(), aOffset, aOffset + aLength, b, bOffset, bOffset + bLength);
         }
         return COMPARER.get().compare(a, aPos, aLength, b, bOffset, bLength);
     }

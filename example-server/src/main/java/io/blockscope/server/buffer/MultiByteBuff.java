@@ -305,6 +305,7 @@ public final class MultiByteBuff extends ByteBuff {
 
     @Override
     public String toString() {
-        return "MultiByteBuff[" + items.length + " buffers, " + (isDirect() ? "direct, " : "heap, ") + capacity() + " bytes]";
+        return "MultiByteBuff[" + items.length + " buffers, " + (isDirect() ? "direct, " : "heap, ") + capacity()
+                + " bytes]";
     }
 }

@@ -16,7 +16,10 @@ import io.blockscope.server.buffer.ByteBuff;
  */
 public final class Block {
 
-    public enum MemoryType { SHARED, EXCLUSIVE }
+    public enum MemoryType {
+        SHARED,
+        EXCLUSIVE
+    }
 
     private final BlockType type;
     private final ByteBuff data;

@@ -16,8 +16,7 @@ import java.util.Optional;
 /** Builds the block cache of a {@link CacheConfig}'s deploy. */
 public final class BlockCaches {
 
-    private BlockCaches() {
-    }
+    private BlockCaches() {}
 
     /**
      * The cache for {@code config}: an {@link LruBlockCache} for {@code lru}, otherwise a
@@ -30,14 +29,15 @@ public final class BlockCaches {
             case LRU -> new LruBlockCache(config.l1Size());
             case META_ONLY -> CombinedBlockCache.metaOnly(new LruBlockCache(config.l1Size()));
             case CBC_OFFHEAP, CBC_ONHEAP, CBC_FILE ->
-                    new CombinedBlockCache(new LruBlockCache(config.l1Size()), createBucketCache(config));
+                new CombinedBlockCache(new LruBlockCache(config.l1Size()), createBucketCache(config));
         };
     }
 
     /** The L2 of a {@code cbc-*} config on its own. */
     public static BucketCache createBucketCache(CacheConfig config) {
-        IOEngineType type = config.ioEngine().orElseThrow(() -> new IllegalArgumentException(
-                "deploy " + config.deploy().label() + " has no L2 cache"));
+        IOEngineType type = config.ioEngine()
+                .orElseThrow(() ->
+                        new IllegalArgumentException("deploy " + config.deploy().label() + " has no L2 cache"));
         int[] slotSizes = config.bucketSizes();
         long bucketSize = BucketAllocator.bucketSizeFor(slotSizes);
         long capacity = config.l2Size() / bucketSize * bucketSize; // whole buckets only: reserve nothing unused
@@ -57,8 +57,10 @@ public final class BlockCaches {
             String fix = type == IOEngineType.OFFHEAP
                     ? "raise -XX:MaxDirectMemorySize (its default is the maximum heap size)"
                     : "raise -Xmx";
-            throw new IllegalArgumentException("cannot reserve the " + capacity + " byte " + type.label()
-                    + " L2 cache (" + e.getMessage() + "): " + fix + " or lower the L2 size", e);
+            throw new IllegalArgumentException(
+                    "cannot reserve the " + capacity + " byte " + type.label() + " L2 cache (" + e.getMessage() + "): "
+                            + fix + " or lower the L2 size",
+                    e);
         }
     }
 
@@ -69,8 +71,10 @@ public final class BlockCaches {
                 Path file = Files.createTempFile(path, "blockscope-l2-", ".cache");
                 return FileIOEngine.open(file, capacity, true);
             } catch (IOException e) {
-                throw new IllegalArgumentException("cannot create a bucket cache file in " + path + " (" + e
-                        + "): give a writable directory or file on tmpfs or a local disk", e);
+                throw new IllegalArgumentException(
+                        "cannot create a bucket cache file in " + path + " (" + e
+                                + "): give a writable directory or file on tmpfs or a local disk",
+                        e);
             }
         }
         return FileIOEngine.open(path, capacity, !Files.exists(path));

@@ -26,13 +26,15 @@ public final class CacheConfig {
 
     /** Keys of {@link #fromProperties}; values as on the command line ({@code 64m}, {@code zero-copy}, ...). */
     public static final String DEPLOY = "cache.deploy";
+
     public static final String L1_SIZE = "cache.l1.size";
     public static final String L2_SIZE = "cache.l2.size";
     public static final String IO_ENGINE = "cache.l2.ioengine";
     public static final String FILE_PATH = "cache.l2.file";
     public static final String READ_PATH = "cache.l2.read-path";
     public static final String BUCKET_SIZES = "cache.l2.bucket-sizes";
-    private static final List<String> KEYS = List.of(DEPLOY, L1_SIZE, L2_SIZE, IO_ENGINE, FILE_PATH, READ_PATH, BUCKET_SIZES);
+    private static final List<String> KEYS =
+            List.of(DEPLOY, L1_SIZE, L2_SIZE, IO_ENGINE, FILE_PATH, READ_PATH, BUCKET_SIZES);
 
     private final CacheDeploy deploy;
     private final long l1Size;
@@ -117,9 +119,13 @@ public final class CacheConfig {
                     case IO_ENGINE -> b.ioEngine(IOEngineType.fromLabel(value));
                     case FILE_PATH -> b.filePath(Path.of(value));
                     case READ_PATH -> b.readPathMode(ReadPathMode.fromLabel(value));
-                    case BUCKET_SIZES -> b.bucketSizes(Arrays.stream(value.split(","))
-                            .mapToInt(s -> Math.toIntExact(parseSize(s.trim()))).toArray());
-                    default -> throw new IllegalArgumentException("unknown key: the cache keys are " + String.join(", ", KEYS));
+                    case BUCKET_SIZES ->
+                        b.bucketSizes(Arrays.stream(value.split(","))
+                                .mapToInt(s -> Math.toIntExact(parseSize(s.trim())))
+                                .toArray());
+                    default ->
+                        throw new IllegalArgumentException(
+                                "unknown key: the cache keys are " + String.join(", ", KEYS));
                 }
             } catch (IllegalArgumentException | ArithmeticException ex) {
                 throw new IllegalArgumentException(key + "=" + value + ": " + ex.getMessage(), ex);
@@ -167,15 +173,25 @@ public final class CacheConfig {
 
     @Override
     public String toString() {
-        StringBuilder s = new StringBuilder("CacheConfig[deploy=").append(deploy.label()).append(", l1=").append(l1Size);
+        StringBuilder s = new StringBuilder("CacheConfig[deploy=")
+                .append(deploy.label())
+                .append(", l1=")
+                .append(l1Size);
         if (deploy.hasL2()) {
-            s.append(", l2=").append(l2Size).append(" (").append(deploy.l2Engine().orElseThrow().label()).append(", ")
-                    .append(readPathMode.label()).append(")");
+            s.append(", l2=")
+                    .append(l2Size)
+                    .append(" (")
+                    .append(deploy.l2Engine().orElseThrow().label())
+                    .append(", ")
+                    .append(readPathMode.label())
+                    .append(")");
             if (filePath != null && deploy == CacheDeploy.CBC_FILE) {
                 s.append(", file=").append(filePath);
             }
-            s.append(", bucketSizes=").append(Arrays.stream(bucketSizes).mapToObj(Integer::toString)
-                    .collect(Collectors.joining(",")));
+            s.append(", bucketSizes=")
+                    .append(Arrays.stream(bucketSizes)
+                            .mapToObj(Integer::toString)
+                            .collect(Collectors.joining(",")));
         }
         return s.append(']').toString();
     }
@@ -190,8 +206,7 @@ public final class CacheConfig {
         private ReadPathMode readPathMode = ReadPathMode.ZERO_COPY;
         private int[] bucketSizes = BucketAllocator.defaultSlotSizes();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder deploy(CacheDeploy deploy) {
             this.deploy = Objects.requireNonNull(deploy, "deploy");
@@ -242,11 +257,14 @@ public final class CacheConfig {
                 throw new IllegalArgumentException("the L1 size must be positive, got " + l1Size + " bytes");
             }
             if (ioEngine != null && deploy.l2Engine().orElse(null) != ioEngine) {
-                throw new IllegalArgumentException(deploy.hasL2()
-                        ? "io engine " + ioEngine.label() + " contradicts deploy " + deploy.label() + " (which uses "
-                                + deploy.l2Engine().orElseThrow().label() + "): pick the cbc-* deploy of the engine you want"
-                        : "deploy " + deploy.label() + " has no L2 cache, so io engine " + ioEngine.label()
-                                + " cannot apply: pick a cbc-* deploy or drop the io engine");
+                throw new IllegalArgumentException(
+                        deploy.hasL2()
+                                ? "io engine " + ioEngine.label() + " contradicts deploy " + deploy.label()
+                                        + " (which uses "
+                                        + deploy.l2Engine().orElseThrow().label()
+                                        + "): pick the cbc-* deploy of the engine you want"
+                                : "deploy " + deploy.label() + " has no L2 cache, so io engine " + ioEngine.label()
+                                        + " cannot apply: pick a cbc-* deploy or drop the io engine");
             }
             if (deploy.hasL2()) {
                 long bucketSize = BucketAllocator.bucketSizeFor(bucketSizes);

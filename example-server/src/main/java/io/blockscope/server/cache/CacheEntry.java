@@ -43,6 +43,7 @@ public abstract class CacheEntry {
     private volatile BlockPriority priority;
     /** Tick of the cache's access clock at the last insert or hit; eviction takes the oldest first. */
     private volatile long lastAccess;
+
     @SuppressWarnings("FieldMayBeFinal") // written through STATE
     private volatile int state = CACHED;
 
@@ -86,13 +87,14 @@ public abstract class CacheEntry {
 
     /** Takes a reader reference; false when the entry has already left its cache. */
     public final boolean tryRetain() {
-        for (;;) {
+        for (; ; ) {
             int s = state;
             if ((s & CACHED) == 0) {
                 return false;
             }
             if (s > Integer.MAX_VALUE - READER) {
-                throw new IllegalStateException(key + " has too many outstanding references: blocks are not being returned");
+                throw new IllegalStateException(
+                        key + " has too many outstanding references: blocks are not being returned");
             }
             if (STATE.compareAndSet(this, s, s + READER)) {
                 return true;
@@ -107,7 +109,7 @@ public abstract class CacheEntry {
      * @throws IllegalStateException when no reader reference is outstanding (a block returned twice)
      */
     public final boolean release() {
-        for (;;) {
+        for (; ; ) {
             int s = state;
             if (s < READER) {
                 throw new IllegalStateException(key + " was returned more often than it was checked out");
@@ -125,7 +127,7 @@ public abstract class CacheEntry {
      * @return true when no reader holds the entry and the caller must free its memory now
      */
     public final boolean dropCacheReference() {
-        for (;;) {
+        for (; ; ) {
             int s = state;
             if ((s & CACHED) == 0) {
                 throw new IllegalStateException(key + " was removed from its cache twice");

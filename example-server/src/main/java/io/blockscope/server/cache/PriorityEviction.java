@@ -17,8 +17,7 @@ public final class PriorityEviction {
 
     private static final BlockPriority[] PRIORITIES = BlockPriority.values();
 
-    private PriorityEviction() {
-    }
+    private PriorityEviction() {}
 
     /** Bytes held by each priority group (index = ordinal). */
     public static long[] chargeByPriority(Collection<? extends CacheEntry> entries) {
@@ -37,8 +36,8 @@ public final class PriorityEviction {
      * @param capacity         the capacity the groups' shares are fractions of
      * @return victims in eviction order
      */
-    public static <E extends CacheEntry> List<E> selectVictims(Collection<? extends E> candidates,
-            long[] chargeByPriority, long capacity, long bytesToFree) {
+    public static <E extends CacheEntry> List<E> selectVictims(
+            Collection<? extends E> candidates, long[] chargeByPriority, long capacity, long bytesToFree) {
         List<List<Candidate<E>>> groups = new ArrayList<>(PRIORITIES.length);
         for (int i = 0; i < PRIORITIES.length; i++) {
             groups.add(new ArrayList<>());
@@ -75,6 +74,5 @@ public final class PriorityEviction {
         return victims;
     }
 
-    private record Candidate<E>(E entry, long lastAccess, long charge) {
-    }
+    private record Candidate<E>(E entry, long lastAccess, long charge) {}
 }

@@ -27,7 +27,8 @@ public final class ArrayCell implements Cell {
      */
     public ArrayCell(byte[] bytes, int offset) {
         if (offset < 0 || offset > bytes.length - HEADER_SIZE - 2) {
-            throw new MalformedCellException("no room for a cell header at offset " + offset + " of " + bytes.length + " bytes");
+            throw new MalformedCellException(
+                    "no room for a cell header at offset " + offset + " of " + bytes.length + " bytes");
         }
         this.bytes = bytes;
         this.offset = offset;
@@ -47,8 +48,23 @@ public final class ArrayCell implements Cell {
 
     /** A new cell, serialized into a fresh array. */
     public static ArrayCell of(byte[] row, byte[] family, byte[] qualifier, long timestamp, byte[] value, byte[] tags) {
-        byte[] serialized = KeyValueCodec.serialize(row, 0, row.length, family, 0, family.length,
-                qualifier, 0, qualifier.length, timestamp, value, 0, value.length, tags, 0, tags.length);
+        byte[] serialized = KeyValueCodec.serialize(
+                row,
+                0,
+                row.length,
+                family,
+                0,
+                family.length,
+                qualifier,
+                0,
+                qualifier.length,
+                timestamp,
+                value,
+                0,
+                value.length,
+                tags,
+                0,
+                tags.length);
         return new ArrayCell(serialized, 0);
     }
 

@@ -20,8 +20,7 @@ public final class CellComparator implements Comparator<Cell> {
     /** The comparator over whole keys, for sorted collections and {@code List.sort}. */
     public static final CellComparator INSTANCE = new CellComparator();
 
-    private CellComparator() {
-    }
+    private CellComparator() {}
 
     @Override
     public int compare(Cell a, Cell b) {
@@ -48,24 +47,45 @@ public final class CellComparator implements Comparator<Cell> {
     public static int compareRows(Cell a, Cell b) {
         if (a instanceof ByteBufferCell ba) {
             if (b instanceof ByteBufferCell bb) {
-                return ByteBuffers.compare(ba.getRowByteBuffer(), ba.getRowPosition(), ba.getRowLength(),
-                        bb.getRowByteBuffer(), bb.getRowPosition(), bb.getRowLength());
+                return ByteBuffers.compare(
+                        ba.getRowByteBuffer(),
+                        ba.getRowPosition(),
+                        ba.getRowLength(),
+                        bb.getRowByteBuffer(),
+                        bb.getRowPosition(),
+                        bb.getRowLength());
             }
-            return ByteBuffers.compare(ba.getRowByteBuffer(), ba.getRowPosition(), ba.getRowLength(),
-                    b.getRowArray(), b.getRowOffset(), b.getRowLength());
+            return ByteBuffers.compare(
+                    ba.getRowByteBuffer(),
+                    ba.getRowPosition(),
+                    ba.getRowLength(),
+                    b.getRowArray(),
+                    b.getRowOffset(),
+                    b.getRowLength());
         }
         if (b instanceof ByteBufferCell bb) {
-            return -ByteBuffers.compare(bb.getRowByteBuffer(), bb.getRowPosition(), bb.getRowLength(),
-                    a.getRowArray(), a.getRowOffset(), a.getRowLength());
+            return -ByteBuffers.compare(
+                    bb.getRowByteBuffer(),
+                    bb.getRowPosition(),
+                    bb.getRowLength(),
+                    a.getRowArray(),
+                    a.getRowOffset(),
+                    a.getRowLength());
         }
-        return compareArrays(a.getRowArray(), a.getRowOffset(), a.getRowLength(),
-                b.getRowArray(), b.getRowOffset(), b.getRowLength());
+        return compareArrays(
+                a.getRowArray(),
+                a.getRowOffset(),
+                a.getRowLength(),
+                b.getRowArray(),
+                b.getRowOffset(),
+                b.getRowLength());
     }
 
     /** Compares a cell's row with {@code row[offset, offset + length)}: the seek-by-row-key case. */
     public static int compareRow(Cell cell, byte[] row, int offset, int length) {
         if (cell instanceof ByteBufferCell bc) {
-            return ByteBuffers.compare(bc.getRowByteBuffer(), bc.getRowPosition(), bc.getRowLength(), row, offset, length);
+            return ByteBuffers.compare(
+                    bc.getRowByteBuffer(), bc.getRowPosition(), bc.getRowLength(), row, offset, length);
         }
         return compareArrays(cell.getRowArray(), cell.getRowOffset(), cell.getRowLength(), row, offset, length);
     }
@@ -85,35 +105,75 @@ public final class CellComparator implements Comparator<Cell> {
     public static int compareFamilies(Cell a, Cell b) {
         if (a instanceof ByteBufferCell ba) {
             if (b instanceof ByteBufferCell bb) {
-                return ByteBuffers.compare(ba.getFamilyByteBuffer(), ba.getFamilyPosition(), ba.getFamilyLength(),
-                        bb.getFamilyByteBuffer(), bb.getFamilyPosition(), bb.getFamilyLength());
+                return ByteBuffers.compare(
+                        ba.getFamilyByteBuffer(),
+                        ba.getFamilyPosition(),
+                        ba.getFamilyLength(),
+                        bb.getFamilyByteBuffer(),
+                        bb.getFamilyPosition(),
+                        bb.getFamilyLength());
             }
-            return ByteBuffers.compare(ba.getFamilyByteBuffer(), ba.getFamilyPosition(), ba.getFamilyLength(),
-                    b.getFamilyArray(), b.getFamilyOffset(), b.getFamilyLength());
+            return ByteBuffers.compare(
+                    ba.getFamilyByteBuffer(),
+                    ba.getFamilyPosition(),
+                    ba.getFamilyLength(),
+                    b.getFamilyArray(),
+                    b.getFamilyOffset(),
+                    b.getFamilyLength());
         }
         if (b instanceof ByteBufferCell bb) {
-            return -ByteBuffers.compare(bb.getFamilyByteBuffer(), bb.getFamilyPosition(), bb.getFamilyLength(),
-                    a.getFamilyArray(), a.getFamilyOffset(), a.getFamilyLength());
+            return -ByteBuffers.compare(
+                    bb.getFamilyByteBuffer(),
+                    bb.getFamilyPosition(),
+                    bb.getFamilyLength(),
+                    a.getFamilyArray(),
+                    a.getFamilyOffset(),
+                    a.getFamilyLength());
         }
-        return compareArrays(a.getFamilyArray(), a.getFamilyOffset(), a.getFamilyLength(),
-                b.getFamilyArray(), b.getFamilyOffset(), b.getFamilyLength());
+        return compareArrays(
+                a.getFamilyArray(),
+                a.getFamilyOffset(),
+                a.getFamilyLength(),
+                b.getFamilyArray(),
+                b.getFamilyOffset(),
+                b.getFamilyLength());
     }
 
     public static int compareQualifiers(Cell a, Cell b) {
         if (a instanceof ByteBufferCell ba) {
             if (b instanceof ByteBufferCell bb) {
-                return ByteBuffers.compare(ba.getQualifierByteBuffer(), ba.getQualifierPosition(), ba.getQualifierLength(),
-                        bb.getQualifierByteBuffer(), bb.getQualifierPosition(), bb.getQualifierLength());
+                return ByteBuffers.compare(
+                        ba.getQualifierByteBuffer(),
+                        ba.getQualifierPosition(),
+                        ba.getQualifierLength(),
+                        bb.getQualifierByteBuffer(),
+                        bb.getQualifierPosition(),
+                        bb.getQualifierLength());
             }
-            return ByteBuffers.compare(ba.getQualifierByteBuffer(), ba.getQualifierPosition(), ba.getQualifierLength(),
-                    b.getQualifierArray(), b.getQualifierOffset(), b.getQualifierLength());
+            return ByteBuffers.compare(
+                    ba.getQualifierByteBuffer(),
+                    ba.getQualifierPosition(),
+                    ba.getQualifierLength(),
+                    b.getQualifierArray(),
+                    b.getQualifierOffset(),
+                    b.getQualifierLength());
         }
         if (b instanceof ByteBufferCell bb) {
-            return -ByteBuffers.compare(bb.getQualifierByteBuffer(), bb.getQualifierPosition(), bb.getQualifierLength(),
-                    a.getQualifierArray(), a.getQualifierOffset(), a.getQualifierLength());
+            return -ByteBuffers.compare(
+                    bb.getQualifierByteBuffer(),
+                    bb.getQualifierPosition(),
+                    bb.getQualifierLength(),
+                    a.getQualifierArray(),
+                    a.getQualifierOffset(),
+                    a.getQualifierLength());
         }
-        return compareArrays(a.getQualifierArray(), a.getQualifierOffset(), a.getQualifierLength(),
-                b.getQualifierArray(), b.getQualifierOffset(), b.getQualifierLength());
+        return compareArrays(
+                a.getQualifierArray(),
+                a.getQualifierOffset(),
+                a.getQualifierLength(),
+                b.getQualifierArray(),
+                b.getQualifierOffset(),
+                b.getQualifierLength());
     }
 
     /** Newest first: a cell with a larger timestamp sorts before one with a smaller timestamp. */

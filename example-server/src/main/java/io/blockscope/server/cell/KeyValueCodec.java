@@ -16,8 +16,7 @@ import java.util.zip.CRC32C;
  */
 public final class KeyValueCodec {
 
-    private KeyValueCodec() {
-    }
+    private KeyValueCodec() {}
 
     /** Bytes {@code cell} takes in {@link KeyValueFormat}. */
     public static int serializedLength(Cell cell) {
@@ -27,16 +26,20 @@ public final class KeyValueCodec {
         if (cell instanceof BufferedKeyValue kv) {
             return kv.serializedLength();
         }
-        return checkedLength(cell.getRowLength(), cell.getFamilyLength(), cell.getQualifierLength(),
-                cell.getValueLength(), cell.getTagsLength());
+        return checkedLength(
+                cell.getRowLength(),
+                cell.getFamilyLength(),
+                cell.getQualifierLength(),
+                cell.getValueLength(),
+                cell.getTagsLength());
     }
 
     /** Serializes {@code cell} into {@code dst} at {@code offset}; returns the bytes written. */
     public static int write(Cell cell, byte[] dst, int offset) {
         int length = serializedLength(cell);
         if (offset < 0 || offset > dst.length - length) {
-            throw new IndexOutOfBoundsException("a " + length + "-byte cell does not fit at offset " + offset
-                    + " of a " + dst.length + "-byte array");
+            throw new IndexOutOfBoundsException("a " + length + "-byte cell does not fit at offset " + offset + " of a "
+                    + dst.length + "-byte array");
         }
         if (cell instanceof ArrayCell ac) {
             System.arraycopy(ac.bytes(), ac.offset(), dst, offset, length);
@@ -89,12 +92,28 @@ public final class KeyValueCodec {
     }
 
     /** Serializes components given as array ranges into a fresh array. */
-    static byte[] serialize(byte[] row, int rowOffset, int rowLength, byte[] family, int familyOffset, int familyLength,
-            byte[] qualifier, int qualifierOffset, int qualifierLength, long timestamp,
-            byte[] value, int valueOffset, int valueLength, byte[] tags, int tagsOffset, int tagsLength) {
+    static byte[] serialize(
+            byte[] row,
+            int rowOffset,
+            int rowLength,
+            byte[] family,
+            int familyOffset,
+            int familyLength,
+            byte[] qualifier,
+            int qualifierOffset,
+            int qualifierLength,
+            long timestamp,
+            byte[] value,
+            int valueOffset,
+            int valueLength,
+            byte[] tags,
+            int tagsOffset,
+            int tagsLength) {
         int length = checkedLength(rowLength, familyLength, qualifierLength, valueLength, tagsLength);
         byte[] out = new byte[length];
-        KeyValueFormat.writeInt(out, KeyValueFormat.KEY_LENGTH_OFFSET,
+        KeyValueFormat.writeInt(
+                out,
+                KeyValueFormat.KEY_LENGTH_OFFSET,
                 KeyValueFormat.keyLength(rowLength, familyLength, qualifierLength));
         KeyValueFormat.writeInt(out, KeyValueFormat.VALUE_LENGTH_OFFSET, valueLength);
         KeyValueFormat.writeShort(out, KeyValueFormat.TAGS_LENGTH_OFFSET, (short) tagsLength);
@@ -124,8 +143,8 @@ public final class KeyValueCodec {
     public static int cellLength(ByteBuff src, int index) {
         int available = src.capacity() - index;
         if (index < 0 || available < KeyValueFormat.ROW_OFFSET) {
-            throw new MalformedCellException("no room for a cell header at index " + index + " of a "
-                    + src.capacity() + "-byte buffer");
+            throw new MalformedCellException(
+                    "no room for a cell header at index " + index + " of a " + src.capacity() + "-byte buffer");
         }
         return KeyValueFormat.checkedLength(
                 src.getInt(index + KeyValueFormat.KEY_LENGTH_OFFSET),
@@ -182,7 +201,9 @@ public final class KeyValueCodec {
     }
 
     private static int writeHeader(Cell cell, byte[] dst, int offset) {
-        KeyValueFormat.writeInt(dst, offset + KeyValueFormat.KEY_LENGTH_OFFSET,
+        KeyValueFormat.writeInt(
+                dst,
+                offset + KeyValueFormat.KEY_LENGTH_OFFSET,
                 KeyValueFormat.keyLength(cell.getRowLength(), cell.getFamilyLength(), cell.getQualifierLength()));
         KeyValueFormat.writeInt(dst, offset + KeyValueFormat.VALUE_LENGTH_OFFSET, cell.getValueLength());
         KeyValueFormat.writeShort(dst, offset + KeyValueFormat.TAGS_LENGTH_OFFSET, (short) cell.getTagsLength());
@@ -190,7 +211,13 @@ public final class KeyValueCodec {
         return offset + KeyValueFormat.ROW_OFFSET;
     }
 
-    private enum Component { ROW, FAMILY, QUALIFIER, VALUE, TAGS }
+    private enum Component {
+        ROW,
+        FAMILY,
+        QUALIFIER,
+        VALUE,
+        TAGS
+    }
 
     /** Copies one component to {@code dst[at]}, from the buffer when the cell has one; returns the next offset. */
     private static int copy(Cell cell, Component component, byte[] dst, int at) {
@@ -199,11 +226,31 @@ public final class KeyValueCodec {
             int position;
             int length;
             switch (component) {
-                case ROW -> { buffer = bc.getRowByteBuffer(); position = bc.getRowPosition(); length = bc.getRowLength(); }
-                case FAMILY -> { buffer = bc.getFamilyByteBuffer(); position = bc.getFamilyPosition(); length = bc.getFamilyLength(); }
-                case QUALIFIER -> { buffer = bc.getQualifierByteBuffer(); position = bc.getQualifierPosition(); length = bc.getQualifierLength(); }
-                case VALUE -> { buffer = bc.getValueByteBuffer(); position = bc.getValuePosition(); length = bc.getValueLength(); }
-                default -> { buffer = bc.getTagsByteBuffer(); position = bc.getTagsPosition(); length = bc.getTagsLength(); }
+                case ROW -> {
+                    buffer = bc.getRowByteBuffer();
+                    position = bc.getRowPosition();
+                    length = bc.getRowLength();
+                }
+                case FAMILY -> {
+                    buffer = bc.getFamilyByteBuffer();
+                    position = bc.getFamilyPosition();
+                    length = bc.getFamilyLength();
+                }
+                case QUALIFIER -> {
+                    buffer = bc.getQualifierByteBuffer();
+                    position = bc.getQualifierPosition();
+                    length = bc.getQualifierLength();
+                }
+                case VALUE -> {
+                    buffer = bc.getValueByteBuffer();
+                    position = bc.getValuePosition();
+                    length = bc.getValueLength();
+                }
+                default -> {
+                    buffer = bc.getTagsByteBuffer();
+                    position = bc.getTagsPosition();
+                    length = bc.getTagsLength();
+                }
             }
             buffer.get(position, dst, at, length);
             return at + length;
@@ -212,30 +259,56 @@ public final class KeyValueCodec {
         int offset;
         int length;
         switch (component) {
-            case ROW -> { array = cell.getRowArray(); offset = cell.getRowOffset(); length = cell.getRowLength(); }
-            case FAMILY -> { array = cell.getFamilyArray(); offset = cell.getFamilyOffset(); length = cell.getFamilyLength(); }
-            case QUALIFIER -> { array = cell.getQualifierArray(); offset = cell.getQualifierOffset(); length = cell.getQualifierLength(); }
-            case VALUE -> { array = cell.getValueArray(); offset = cell.getValueOffset(); length = cell.getValueLength(); }
-            default -> { array = cell.getTagsArray(); offset = cell.getTagsOffset(); length = cell.getTagsLength(); }
+            case ROW -> {
+                array = cell.getRowArray();
+                offset = cell.getRowOffset();
+                length = cell.getRowLength();
+            }
+            case FAMILY -> {
+                array = cell.getFamilyArray();
+                offset = cell.getFamilyOffset();
+                length = cell.getFamilyLength();
+            }
+            case QUALIFIER -> {
+                array = cell.getQualifierArray();
+                offset = cell.getQualifierOffset();
+                length = cell.getQualifierLength();
+            }
+            case VALUE -> {
+                array = cell.getValueArray();
+                offset = cell.getValueOffset();
+                length = cell.getValueLength();
+            }
+            default -> {
+                array = cell.getTagsArray();
+                offset = cell.getTagsOffset();
+                length = cell.getTagsLength();
+            }
         }
         System.arraycopy(array, offset, dst, at, length);
         return at + length;
     }
 
-    private static int checkedLength(int rowLength, int familyLength, int qualifierLength, int valueLength, int tagsLength) {
+    private static int checkedLength(
+            int rowLength, int familyLength, int qualifierLength, int valueLength, int tagsLength) {
         if (rowLength < 0 || rowLength > KeyValueFormat.MAX_ROW_LENGTH) {
-            throw new IllegalArgumentException("row length " + rowLength + " is outside 0.." + KeyValueFormat.MAX_ROW_LENGTH);
+            throw new IllegalArgumentException(
+                    "row length " + rowLength + " is outside 0.." + KeyValueFormat.MAX_ROW_LENGTH);
         }
         if (familyLength < 0 || familyLength > KeyValueFormat.MAX_FAMILY_LENGTH) {
-            throw new IllegalArgumentException("family length " + familyLength + " is outside 0.." + KeyValueFormat.MAX_FAMILY_LENGTH);
+            throw new IllegalArgumentException(
+                    "family length " + familyLength + " is outside 0.." + KeyValueFormat.MAX_FAMILY_LENGTH);
         }
         if (qualifierLength < 0 || valueLength < 0) {
-            throw new IllegalArgumentException("negative qualifier (" + qualifierLength + ") or value (" + valueLength + ") length");
+            throw new IllegalArgumentException(
+                    "negative qualifier (" + qualifierLength + ") or value (" + valueLength + ") length");
         }
         if (tagsLength < 0 || tagsLength > KeyValueFormat.MAX_TAGS_LENGTH) {
-            throw new IllegalArgumentException("tags length " + tagsLength + " is outside 0.." + KeyValueFormat.MAX_TAGS_LENGTH);
+            throw new IllegalArgumentException(
+                    "tags length " + tagsLength + " is outside 0.." + KeyValueFormat.MAX_TAGS_LENGTH);
         }
-        long length = KeyValueFormat.serializedLength(rowLength, familyLength, qualifierLength, valueLength, tagsLength);
+        long length =
+                KeyValueFormat.serializedLength(rowLength, familyLength, qualifierLength, valueLength, tagsLength);
         if (length > Integer.MAX_VALUE - 16) {
             throw new IllegalArgumentException("a cell of " + length + " bytes is too large to serialize");
         }

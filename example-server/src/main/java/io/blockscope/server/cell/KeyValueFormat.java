@@ -51,8 +51,7 @@ public final class KeyValueFormat {
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
-    private KeyValueFormat() {
-    }
+    private KeyValueFormat() {}
 
     static short readShort(byte[] bytes, int index) {
         return (short) SHORT.get(bytes, index);
@@ -84,9 +83,15 @@ public final class KeyValueFormat {
     }
 
     /** Serialized bytes of a cell with the given component lengths. */
-    public static long serializedLength(int rowLength, int familyLength, int qualifierLength, int valueLength,
-            int tagsLength) {
-        return (long) HEADER_SIZE + KEY_OVERHEAD + rowLength + familyLength + qualifierLength + valueLength + tagsLength;
+    public static long serializedLength(
+            int rowLength, int familyLength, int qualifierLength, int valueLength, int tagsLength) {
+        return (long) HEADER_SIZE
+                + KEY_OVERHEAD
+                + rowLength
+                + familyLength
+                + qualifierLength
+                + valueLength
+                + tagsLength;
     }
 
     /** Offset of the family length byte, relative to the cell start. */
@@ -121,12 +126,13 @@ public final class KeyValueFormat {
             throw new MalformedCellException("negative value length " + valueLength);
         }
         if (rowLength < 0 || rowLength > keyLength - KEY_OVERHEAD) {
-            throw new MalformedCellException("row length " + rowLength + " does not fit a key of " + keyLength + " bytes");
+            throw new MalformedCellException(
+                    "row length " + rowLength + " does not fit a key of " + keyLength + " bytes");
         }
         long total = (long) HEADER_SIZE + keyLength + valueLength + tagsLength;
         if (total > available) {
-            throw new MalformedCellException("cell of " + total + " bytes (key " + keyLength + ", value "
-                    + valueLength + ", tags " + tagsLength + ") runs past the " + available + " bytes available");
+            throw new MalformedCellException("cell of " + total + " bytes (key " + keyLength + ", value " + valueLength
+                    + ", tags " + tagsLength + ") runs past the " + available + " bytes available");
         }
         return (int) total;
     }

@@ -6,16 +6,14 @@ import io.blockscope.server.config.ByteSize;
 import io.blockscope.server.config.Durations;
 import io.blockscope.server.load.ValueDistribution;
 import io.blockscope.server.pe.Workload;
+import java.time.Duration;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
-
-import java.time.Duration;
 
 /** picocli converters that turn the project's own parse errors into picocli's usage errors. */
 final class Converters {
 
-    private Converters() {
-    }
+    private Converters() {}
 
     private interface Parser<T> {
         T parse(String text);

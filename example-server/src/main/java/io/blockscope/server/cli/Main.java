@@ -1,20 +1,25 @@
 package io.blockscope.server.cli;
 
 import io.blockscope.server.config.ConfigFileDefaults;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.nio.file.Path;
-
 /** Entry point of the example server jar: {@code load}, {@code serve} and {@code pe}. */
-@Command(name = "blockscope-example-server", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(
+        name = "blockscope-example-server",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
         subcommands = {LoadCommand.class, ServeCommand.class, PeCommand.class, CommandLine.HelpCommand.class},
-        description = {"An HBase-style storage server with the HBASE-11425 offheap read path, and its PerformanceEvaluation tool. "
-                + "Every command takes --config FILE: a properties file of option defaults (flags win).", ""})
+        description = {
+            "An HBase-style storage server with the HBASE-11425 offheap read path, and its PerformanceEvaluation tool. "
+                    + "Every command takes --config FILE: a properties file of option defaults (flags win).",
+            ""
+        })
 public final class Main implements Runnable {
 
     /** Exit status of bad usage or bad configuration. */
@@ -99,7 +104,9 @@ public final class Main implements Runnable {
         @Override
         public String[] getVersion() {
             String version = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"blockscope example server " + (version == null ? "dev" : version), "Java " + Runtime.version()};
+            return new String[] {
+                "blockscope example server " + (version == null ? "dev" : version), "Java " + Runtime.version()
+            };
         }
     }
 }

@@ -9,12 +9,6 @@ import io.blockscope.server.pe.PeSettings;
 import io.blockscope.server.pe.Workload;
 import io.blockscope.server.region.CacheSizing;
 import io.blockscope.server.region.Tables;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,105 +16,197 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-@Command(name = "pe", sortOptions = false, mixinStandardHelpOptions = true,
-        description = {"PerformanceEvaluation: reproduces the seed experiments and compares read paths and cache deploys in one run.",
-                "In-process (the default) it measures the server-side cost alone, against regions in this JVM over a table "
-                        + "of --rows rows it loads itself (or the tables of --data). With --target it measures running servers "
-                        + "over RPC.",
-                "Configurations are interleaved in every step, so drift of a shared machine cancels out; the first one is the "
-                        + "baseline of the gain ratios. Results go to stdout as a table, progress to stderr.",
-                "Workloads: multiget (random 100-row gets, seed test 1), scanRange (random 10,000-row scans, all rows filtered "
-                        + "out on the server, test 2), scan10pct (the same, returning about 10%% of the rows, test 3), "
-                        + "randomRead (single gets).", ""})
+@Command(
+        name = "pe",
+        sortOptions = false,
+        mixinStandardHelpOptions = true,
+        description = {
+            "PerformanceEvaluation: reproduces the seed experiments and compares read paths and cache deploys in one run.",
+            "In-process (the default) it measures the server-side cost alone, against regions in this JVM over a table "
+                    + "of --rows rows it loads itself (or the tables of --data). With --target it measures running servers "
+                    + "over RPC.",
+            "Configurations are interleaved in every step, so drift of a shared machine cancels out; the first one is the "
+                    + "baseline of the gain ratios. Results go to stdout as a table, progress to stderr.",
+            "Workloads: multiget (random 100-row gets, seed test 1), scanRange (random 10,000-row scans, all rows filtered "
+                    + "out on the server, test 2), scan10pct (the same, returning about 10%% of the rows, test 3), "
+                    + "randomRead (single gets).",
+            ""
+        })
 final class PeCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--workload", paramLabel = "NAME", split = ",", defaultValue = "multiget",
+    @Option(
+            names = "--workload",
+            paramLabel = "NAME",
+            split = ",",
+            defaultValue = "multiget",
             converter = Converters.WorkloadName.class,
-            description = "multiget, scanRange, scan10pct, randomRead; several run one after the other. Default: ${DEFAULT-VALUE}.")
+            description =
+                    "multiget, scanRange, scan10pct, randomRead; several run one after the other. Default: ${DEFAULT-VALUE}.")
     List<Workload> workloads;
 
-    @Option(names = "--threads", paramLabel = "N", split = ",", defaultValue = "1,2,4,8,16",
+    @Option(
+            names = "--threads",
+            paramLabel = "N",
+            split = ",",
+            defaultValue = "1,2,4,8,16",
             description = "Thread counts, one step each. Default: ${DEFAULT-VALUE}.")
     List<Integer> threads;
 
-    @Option(names = "--duration", paramLabel = "DURATION", converter = Converters.Time.class,
+    @Option(
+            names = "--duration",
+            paramLabel = "DURATION",
+            converter = Converters.Time.class,
             description = "Measured time per configuration and step, e.g. 20s. Default: 10s unless --ops is given.")
     Duration duration;
 
-    @Option(names = "--ops", paramLabel = "N", defaultValue = "0",
+    @Option(
+            names = "--ops",
+            paramLabel = "N",
+            defaultValue = "0",
             description = "Operations per configuration and step, instead of --duration.")
     long ops;
 
-    @Option(names = "--read-path", paramLabel = "MODE", split = ",", defaultValue = "copy,zero-copy",
+    @Option(
+            names = "--read-path",
+            paramLabel = "MODE",
+            split = ",",
+            defaultValue = "copy,zero-copy",
             converter = Converters.ReadPath.class,
             description = "Read-path modes to compare (in-process): copy, zero-copy. Default: ${DEFAULT-VALUE}.")
     List<ReadPathMode> readPaths;
 
-    @Option(names = "--deploy", paramLabel = "DEPLOY", split = ",", defaultValue = "cbc-offheap",
+    @Option(
+            names = "--deploy",
+            paramLabel = "DEPLOY",
+            split = ",",
+            defaultValue = "cbc-offheap",
             converter = Converters.Deploy.class,
             description = "Cache deploys to compare (in-process): lru, cbc-offheap, cbc-onheap, cbc-file, meta-only. "
                     + "Deploys without an L2 run once, whatever the read paths. Default: ${DEFAULT-VALUE}.")
     List<CacheDeploy> deploys;
 
-    @Option(names = "--rows", paramLabel = "N", defaultValue = "100000",
+    @Option(
+            names = "--rows",
+            paramLabel = "N",
+            defaultValue = "100000",
             description = "Rows of the table auto-loaded when --data is not given. Default: ${DEFAULT-VALUE}.")
     long rows;
 
-    @Option(names = "--data", paramLabel = "DIR", description = "Use the tables of this data directory (made by load) instead of auto-loading.")
+    @Option(
+            names = "--data",
+            paramLabel = "DIR",
+            description = "Use the tables of this data directory (made by load) instead of auto-loading.")
     Path data;
 
-    @Option(names = "--target", paramLabel = "URL", split = ",",
-            description = "Measure running servers over RPC instead (e.g. http://127.0.0.1:8080); each URL is one configuration, "
-                    + "labelled by its /status. GC and allocation are read from the servers' /status.")
+    @Option(
+            names = "--target",
+            paramLabel = "URL",
+            split = ",",
+            description =
+                    "Measure running servers over RPC instead (e.g. http://127.0.0.1:8080); each URL is one configuration, "
+                            + "labelled by its /status. GC and allocation are read from the servers' /status.")
     List<URI> targets;
 
-    @Option(names = "--filter", paramLabel = "SPEC",
-            description = "Scan filter replacing the workload's own (scanRange: all, scan10pct: 10pct): none, all, <N>pct, "
-                    + "qualifier:<q>,..., class:<fully.qualified.Name>.")
+    @Option(
+            names = "--filter",
+            paramLabel = "SPEC",
+            description =
+                    "Scan filter replacing the workload's own (scanRange: all, scan10pct: 10pct): none, all, <N>pct, "
+                            + "qualifier:<q>,..., class:<fully.qualified.Name>.")
     String filter;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Write one JSON record per (workload, configuration, threads).")
+    @Option(
+            names = "--json",
+            paramLabel = "FILE",
+            description = "Write one JSON record per (workload, configuration, threads).")
     Path json;
 
-    @Option(names = "--chart", paramLabel = "FILE.png", description = "Write a PNG chart of throughput against threads per configuration.")
+    @Option(
+            names = "--chart",
+            paramLabel = "FILE.png",
+            description = "Write a PNG chart of throughput against threads per configuration.")
     Path chart;
 
-    @Option(names = "--rounds", paramLabel = "N", defaultValue = "4",
-            description = "Interleaved slices per configuration and step (order alternates A B, B A, ...). Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--rounds",
+            paramLabel = "N",
+            defaultValue = "4",
+            description =
+                    "Interleaved slices per configuration and step (order alternates A B, B A, ...). Default: ${DEFAULT-VALUE}.")
     int rounds;
 
-    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "3s", converter = Converters.Time.class,
-            description = "Unmeasured run of each workload on each configuration first (after the whole table is read into the "
-                    + "cache). Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--warmup",
+            paramLabel = "DURATION",
+            defaultValue = "3s",
+            converter = Converters.Time.class,
+            description =
+                    "Unmeasured run of each workload on each configuration first (after the whole table is read into the "
+                            + "cache). Default: ${DEFAULT-VALUE}.")
     Duration warmup;
 
-    @Option(names = "--multiget-rows", paramLabel = "N", defaultValue = "100", description = "Rows per multi-get. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--multiget-rows",
+            paramLabel = "N",
+            defaultValue = "100",
+            description = "Rows per multi-get. Default: ${DEFAULT-VALUE}.")
     int multiGetRows;
 
-    @Option(names = "--scan-rows", paramLabel = "N", defaultValue = "10000", description = "Rows per range scan. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--scan-rows",
+            paramLabel = "N",
+            defaultValue = "10000",
+            description = "Rows per range scan. Default: ${DEFAULT-VALUE}.")
     int scanRows;
 
-    @Option(names = "--pe-seed", paramLabel = "N", defaultValue = "42", description = "Seed of the random row choices. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--pe-seed",
+            paramLabel = "N",
+            defaultValue = "42",
+            description = "Seed of the random row choices. Default: ${DEFAULT-VALUE}.")
     long peSeed;
 
-    @Option(names = "--l1-size", paramLabel = "SIZE|auto", defaultValue = "auto", converter = Converters.SizeOrAuto.class,
-            description = "L1 size of every in-process configuration. auto: 64m, or the whole table for lru. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--l1-size",
+            paramLabel = "SIZE|auto",
+            defaultValue = "auto",
+            converter = Converters.SizeOrAuto.class,
+            description =
+                    "L1 size of every in-process configuration. auto: 64m, or the whole table for lru. Default: ${DEFAULT-VALUE}.")
     long l1Size;
 
-    @Option(names = "--l2-size", paramLabel = "SIZE|auto", defaultValue = "auto", converter = Converters.SizeOrAuto.class,
-            description = "L2 size of every in-process configuration. auto: the whole table. All configurations are built at "
-                    + "once, so offheap L2s add up against -XX:MaxDirectMemorySize (default: -Xmx). Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--l2-size",
+            paramLabel = "SIZE|auto",
+            defaultValue = "auto",
+            converter = Converters.SizeOrAuto.class,
+            description =
+                    "L2 size of every in-process configuration. auto: the whole table. All configurations are built at "
+                            + "once, so offheap L2s add up against -XX:MaxDirectMemorySize (default: -Xmx). Default: ${DEFAULT-VALUE}.")
     long l2Size;
 
-    @Option(names = "--request-timeout", paramLabel = "DURATION", defaultValue = "60s", converter = Converters.Time.class,
+    @Option(
+            names = "--request-timeout",
+            paramLabel = "DURATION",
+            defaultValue = "60s",
+            converter = Converters.Time.class,
             description = "RPC client timeout with --target. Default: ${DEFAULT-VALUE}.")
     Duration requestTimeout;
 
-    @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true",
+    @Option(
+            names = "--progress",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
             description = "Show a progress line on stderr (--no-progress to hide it). Default: ${DEFAULT-VALUE}.")
     boolean progress;
 
@@ -130,21 +216,25 @@ final class PeCommand implements Callable<Integer> {
     @Mixin
     TableOptions table;
 
-    @Option(names = "--config", paramLabel = "FILE",
-            description = "Properties file of option defaults (keys are option names without dashes, e.g. threads=2,4,8).")
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            description =
+                    "Properties file of option defaults (keys are option names without dashes, e.g. threads=2,4,8).")
     Path config;
 
     @Override
     public Integer call() throws Exception {
         Duration measured = duration == null && ops <= 0 ? Duration.ofSeconds(10) : duration;
-        PeSettings settings = new PeSettings(workloads, threads, measured, ops, rounds, warmup, multiGetRows, scanRows, filter,
-                peSeed, progress);
+        PeSettings settings = new PeSettings(
+                workloads, threads, measured, ops, rounds, warmup, multiGetRows, scanRows, filter, peSeed, progress);
         PeRunner.Outputs outputs = new PeRunner.Outputs(json, chart, System.out, System.err);
         if (targets != null) {
             for (String local : List.of("--read-path", "--deploy", "--data", "--rows", "--l1-size", "--l2-size")) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(local)) {
-                    throw new IllegalArgumentException(local + " applies to in-process runs; with --target each server's own "
-                            + "configuration is measured (start one server per configuration)");
+                    throw new IllegalArgumentException(
+                            local + " applies to in-process runs; with --target each server's own "
+                                    + "configuration is measured (start one server per configuration)");
                 }
             }
             return PeRunner.remote(settings, targets, tableName(), requestTimeout, outputs);
@@ -186,7 +276,9 @@ final class PeCommand implements Callable<Integer> {
     }
 
     private CacheConfig config(CacheDeploy deploy, ReadPathMode mode, CacheSizing.Footprint footprint) {
-        CacheConfig.Builder b = CacheConfig.builder().deploy(deploy).readPathMode(mode)
+        CacheConfig.Builder b = CacheConfig.builder()
+                .deploy(deploy)
+                .readPathMode(mode)
                 .l1Size(l1Size > 0 ? l1Size : CacheSizing.l1For(footprint, deploy == CacheDeploy.LRU));
         if (deploy.hasL2()) {
             b.l2Size(l2Size > 0 ? l2Size : CacheSizing.l2For(footprint, BucketAllocator.defaultSlotSizes()));

@@ -8,11 +8,6 @@ import io.blockscope.server.region.Region;
 import io.blockscope.server.region.Tables;
 import io.blockscope.server.rpc.RpcLimits;
 import io.blockscope.server.rpc.RpcServer;
-import picocli.CommandLine.ArgGroup;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,11 +15,21 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
-@Command(name = "serve", sortOptions = false, mixinStandardHelpOptions = true,
-        description = {"Serves tables over HTTP (Jetty 12): get, multi-get and scan RPCs (see docs/rpc.md), /healthz and /status. "
-                + "Prints 'blockscope-example-server listening on http://HOST:PORT' on stdout once ready; stops on SIGTERM "
-                + "or SIGINT.", ""})
+@Command(
+        name = "serve",
+        sortOptions = false,
+        mixinStandardHelpOptions = true,
+        description = {
+            "Serves tables over HTTP (Jetty 12): get, multi-get and scan RPCs (see docs/rpc.md), /healthz and /status. "
+                    + "Prints 'blockscope-example-server listening on http://HOST:PORT' on stdout once ready; stops on SIGTERM "
+                    + "or SIGINT.",
+            ""
+        })
 final class ServeCommand implements Callable<Integer> {
 
     static final String LISTENING = "blockscope-example-server listening on ";
@@ -34,7 +39,9 @@ final class ServeCommand implements Callable<Integer> {
         @Option(names = "--data", paramLabel = "DIR", description = "Directory of tables made by the load command.")
         Path data;
 
-        @Option(names = "--rows", paramLabel = "N",
+        @Option(
+                names = "--rows",
+                paramLabel = "N",
                 description = "No data directory: load a temporary table of N rows first (deleted on exit).")
         Long rows;
     }
@@ -42,64 +49,109 @@ final class ServeCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "0..1")
     Source source;
 
-    @Option(names = "--host", paramLabel = "HOST", defaultValue = "127.0.0.1", description = "Address to bind. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--host",
+            paramLabel = "HOST",
+            defaultValue = "127.0.0.1",
+            description = "Address to bind. Default: ${DEFAULT-VALUE}.")
     String host;
 
-    @Option(names = "--port", paramLabel = "PORT", defaultValue = "0", description = "Port to bind; 0 picks a free one. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--port",
+            paramLabel = "PORT",
+            defaultValue = "0",
+            description = "Port to bind; 0 picks a free one. Default: ${DEFAULT-VALUE}.")
     int port;
 
     @Mixin
     CacheOptions cache;
 
-    @Option(names = "--warm", paramLabel = "true|false", defaultValue = "false", fallbackValue = "true", arity = "0..1",
+    @Option(
+            names = "--warm",
+            paramLabel = "true|false",
+            defaultValue = "false",
+            fallbackValue = "true",
+            arity = "0..1",
             description = "Read every table into the cache before listening. Default: ${DEFAULT-VALUE}.")
     boolean warm;
 
-    @Option(names = "--max-request-bytes", paramLabel = "SIZE", defaultValue = "1m", converter = Converters.Size.class,
+    @Option(
+            names = "--max-request-bytes",
+            paramLabel = "SIZE",
+            defaultValue = "1m",
+            converter = Converters.Size.class,
             description = "Largest request body (413 above). Default: ${DEFAULT-VALUE}.")
     long maxRequestBytes;
 
-    @Option(names = "--max-multiget", paramLabel = "N", defaultValue = "1000",
+    @Option(
+            names = "--max-multiget",
+            paramLabel = "N",
+            defaultValue = "1000",
             description = "Most rows in one multi-get (400 above). Default: ${DEFAULT-VALUE}.")
     int maxMultiGet;
 
-    @Option(names = "--max-scan-rows", paramLabel = "N", defaultValue = "10000",
+    @Option(
+            names = "--max-scan-rows",
+            paramLabel = "N",
+            defaultValue = "10000",
             description = "Most rows per scan response; more come by continuation. Default: ${DEFAULT-VALUE}.")
     int maxScanRows;
 
-    @Option(names = "--max-response-bytes", paramLabel = "SIZE", defaultValue = "4m", converter = Converters.Size.class,
-            description = "A scan response ends after the row that reaches this size; more come by continuation. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--max-response-bytes",
+            paramLabel = "SIZE",
+            defaultValue = "4m",
+            converter = Converters.Size.class,
+            description =
+                    "A scan response ends after the row that reaches this size; more come by continuation. Default: ${DEFAULT-VALUE}.")
     long maxResponseBytes;
 
-    @Option(names = "--request-timeout", paramLabel = "DURATION", defaultValue = "30s", converter = Converters.Time.class,
-            description = "Gets running longer fail with 503; scans return what they have with a continuation. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--request-timeout",
+            paramLabel = "DURATION",
+            defaultValue = "30s",
+            converter = Converters.Time.class,
+            description =
+                    "Gets running longer fail with 503; scans return what they have with a continuation. Default: ${DEFAULT-VALUE}.")
     Duration requestTimeout;
 
-    @Option(names = "--idle-timeout", paramLabel = "DURATION", defaultValue = "30s", converter = Converters.Time.class,
+    @Option(
+            names = "--idle-timeout",
+            paramLabel = "DURATION",
+            defaultValue = "30s",
+            converter = Converters.Time.class,
             description = "Connections idle (or clients not reading) this long are closed. Default: ${DEFAULT-VALUE}.")
     Duration idleTimeout;
 
-    @Option(names = "--server-threads", paramLabel = "N", defaultValue = "64",
+    @Option(
+            names = "--server-threads",
+            paramLabel = "N",
+            defaultValue = "64",
             description = "Most request threads. Default: ${DEFAULT-VALUE}.")
     int serverThreads;
 
     @Mixin
     TableOptions table;
 
-    @Option(names = "--config", paramLabel = "FILE",
-            description = "Properties file of option defaults (keys are option names without dashes, e.g. deploy=cbc-offheap; "
-                    + "serve.port=8080 applies to serve only). Flags win over the file.")
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            description =
+                    "Properties file of option defaults (keys are option names without dashes, e.g. deploy=cbc-offheap; "
+                            + "serve.port=8080 applies to serve only). Flags win over the file.")
     Path config;
 
     @Override
     public Integer call() throws Exception {
-        RpcLimits limits = new RpcLimits(maxRequestBytes, maxMultiGet, maxScanRows, maxResponseBytes, requestTimeout, idleTimeout);
+        RpcLimits limits =
+                new RpcLimits(maxRequestBytes, maxMultiGet, maxScanRows, maxResponseBytes, requestTimeout, idleTimeout);
         if (source != null && source.data != null) {
             return serve(source.data, limits);
         }
         long rows = source != null && source.rows != null ? source.rows : 0;
         if (rows <= 0) {
-            throw new IllegalArgumentException("give --data DIR (a directory made by load) or --rows N (a temporary table)");
+            throw new IllegalArgumentException(
+                    "give --data DIR (a directory made by load) or --rows N (a temporary table)");
         }
         Path temporary = Files.createTempDirectory("blockscope-serve-");
         // Deleted when serve returns (a failed start) and by the shutdown hook (the normal end).
@@ -134,9 +186,11 @@ final class ServeCommand implements Callable<Integer> {
             }
             Instant started = Instant.now();
             try {
-                server = RpcServer.start(host, port, tables, limits, () -> status(cacheConfig, blockCache, started), serverThreads);
+                server = RpcServer.start(
+                        host, port, tables, limits, () -> status(cacheConfig, blockCache, started), serverThreads);
             } catch (Exception e) {
-                throw new IllegalArgumentException("cannot listen on " + host + ":" + port + " (" + e.getMessage() + ")", e);
+                throw new IllegalArgumentException(
+                        "cannot listen on " + host + ":" + port + " (" + e.getMessage() + ")", e);
             }
             RpcServer running = server;
             Thread stopper = new Thread(running::close, "serve-stop");

@@ -9,8 +9,7 @@ import java.util.stream.Stream;
 /** Cleanup of the temporary data directories the commands create. */
 final class TempDirectories {
 
-    private TempDirectories() {
-    }
+    private TempDirectories() {}
 
     /** Deletes a directory tree; failures are reported, not thrown (this runs at exit). */
     static void deleteRecursively(Path root) {

@@ -5,8 +5,7 @@ import java.util.Locale;
 /** Parses sizes such as {@code 65536}, {@code 64k}, {@code 64m}, {@code 1g} (binary units, case-insensitive). */
 public final class ByteSize {
 
-    private ByteSize() {
-    }
+    private ByteSize() {}
 
     public static long parse(String text) {
         String t = text.trim().toLowerCase(Locale.ROOT);
@@ -31,7 +30,8 @@ public final class ByteSize {
             }
             return Math.multiplyExact(n, unit);
         } catch (NumberFormatException | ArithmeticException e) {
-            throw new IllegalArgumentException("bad size '" + text + "': use bytes or a number with k, m or g, e.g. 64m");
+            throw new IllegalArgumentException(
+                    "bad size '" + text + "': use bytes or a number with k, m or g, e.g. 64m");
         }
     }
 

@@ -1,10 +1,5 @@
 package io.blockscope.server.config;
 
-import picocli.CommandLine;
-import picocli.CommandLine.Model.ArgSpec;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
-
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +11,10 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * Option defaults from a {@code --config} file: a Java properties file whose keys are long option
@@ -56,7 +55,9 @@ public final class ConfigFileDefaults implements CommandLine.IDefaultValueProvid
     private void validate(CommandSpec spec) {
         Set<String> known = new TreeSet<>();
         for (OptionSpec option : spec.options()) {
-            if (!option.usageHelp() && !option.versionHelp() && !option.longestName().equals("--config")) {
+            if (!option.usageHelp()
+                    && !option.versionHelp()
+                    && !option.longestName().equals("--config")) {
                 known.add(bare(option.longestName()));
             }
         }

@@ -6,8 +6,7 @@ import java.util.Locale;
 /** Parses durations such as {@code 500ms}, {@code 20s}, {@code 2m}, {@code 1h} (and {@code us}, {@code ns} for tests). */
 public final class Durations {
 
-    private Durations() {
-    }
+    private Durations() {}
 
     public static Duration parse(String text) {
         String t = text.trim().toLowerCase(Locale.ROOT);

@@ -27,8 +27,7 @@ public interface Filter {
     }
 
     /** A new row starts; per-row state of the previous row can be forgotten. */
-    default void startRow() {
-    }
+    default void startRow() {}
 
     Decision filterCell(Cell cell);
 

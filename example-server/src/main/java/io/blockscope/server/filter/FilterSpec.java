@@ -25,7 +25,8 @@ import java.util.function.Supplier;
  */
 public final class FilterSpec {
 
-    public static final String ACCEPTED = "none, all, <N>pct (e.g. 10pct), qualifier:<q1>,<q2>,..., class:<fully.qualified.Name>";
+    public static final String ACCEPTED =
+            "none, all, <N>pct (e.g. 10pct), qualifier:<q1>,<q2>,..., class:<fully.qualified.Name>";
 
     private static final FilterSpec NONE = new FilterSpec("none", null);
 
@@ -91,7 +92,8 @@ public final class FilterSpec {
         try {
             percent = Integer.parseInt(digits);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("bad filter '" + spec + "': expected <N>pct with N in 1..100, e.g. 10pct");
+            throw new IllegalArgumentException(
+                    "bad filter '" + spec + "': expected <N>pct with N in 1..100, e.g. 10pct");
         }
         if (percent < 1 || percent > 100) {
             throw new IllegalArgumentException("bad filter '" + spec + "': the percentage must be 1..100");
@@ -103,8 +105,8 @@ public final class FilterSpec {
         List<byte[]> qualifiers = new ArrayList<>();
         for (String q : list.split(",", -1)) {
             if (q.isEmpty()) {
-                throw new IllegalArgumentException(
-                        "bad filter 'qualifier:" + list + "': qualifiers must be non-empty and comma-separated, e.g. qualifier:0,3");
+                throw new IllegalArgumentException("bad filter 'qualifier:" + list
+                        + "': qualifiers must be non-empty and comma-separated, e.g. qualifier:0,3");
             }
             qualifiers.add(q.getBytes(StandardCharsets.UTF_8));
         }
@@ -123,7 +125,8 @@ public final class FilterSpec {
                     + "' is not on the server's class path; add its jar to the server's -cp");
         }
         if (!Filter.class.isAssignableFrom(type)) {
-            throw new IllegalArgumentException("filter class '" + className + "' does not implement " + Filter.class.getName());
+            throw new IllegalArgumentException(
+                    "filter class '" + className + "' does not implement " + Filter.class.getName());
         }
         if (Modifier.isAbstract(type.getModifiers()) || !Modifier.isPublic(type.getModifiers())) {
             throw new IllegalArgumentException("filter class '" + className + "' must be a public, concrete class");
@@ -131,7 +134,8 @@ public final class FilterSpec {
         try {
             return type.asSubclass(Filter.class).getConstructor();
         } catch (NoSuchMethodException e) {
-            throw new IllegalArgumentException("filter class '" + className + "' needs a public no-argument constructor");
+            throw new IllegalArgumentException(
+                    "filter class '" + className + "' needs a public no-argument constructor");
         }
     }
 
@@ -139,11 +143,13 @@ public final class FilterSpec {
         try {
             return constructor.newInstance();
         } catch (InvocationTargetException e) {
-            throw new IllegalArgumentException("filter class '" + constructor.getDeclaringClass().getName()
-                    + "' failed in its constructor: " + e.getCause(), e.getCause());
+            throw new IllegalArgumentException(
+                    "filter class '" + constructor.getDeclaringClass().getName() + "' failed in its constructor: "
+                            + e.getCause(),
+                    e.getCause());
         } catch (ReflectiveOperationException | LinkageError e) {
-            throw new IllegalArgumentException("filter class '" + constructor.getDeclaringClass().getName()
-                    + "' cannot be instantiated: " + e);
+            throw new IllegalArgumentException(
+                    "filter class '" + constructor.getDeclaringClass().getName() + "' cannot be instantiated: " + e);
         }
     }
 }

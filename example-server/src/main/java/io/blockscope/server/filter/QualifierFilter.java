@@ -2,7 +2,6 @@ package io.blockscope.server.filter;
 
 import io.blockscope.server.cell.ByteBufferCell;
 import io.blockscope.server.cell.Cell;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

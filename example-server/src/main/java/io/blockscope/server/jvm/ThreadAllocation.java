@@ -11,8 +11,7 @@ public final class ThreadAllocation {
 
     private static final com.sun.management.ThreadMXBean THREADS = threadBean();
 
-    private ThreadAllocation() {
-    }
+    private ThreadAllocation() {}
 
     private static com.sun.management.ThreadMXBean threadBean() {
         if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean bean
@@ -27,7 +26,9 @@ public final class ThreadAllocation {
 
     /** Bytes the calling thread has allocated so far, or -1 when unsupported. */
     public static long currentThread() {
-        return THREADS == null ? -1 : THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
+        return THREADS == null
+                ? -1
+                : THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
     }
 
     /** Bytes allocated so far by all live threads of this JVM (threads that ended are not counted). */

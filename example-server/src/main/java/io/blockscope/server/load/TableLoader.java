@@ -2,7 +2,6 @@ package io.blockscope.server.load;
 
 import io.blockscope.server.cell.ArrayCell;
 import io.blockscope.server.storefile.StoreFileWriter;
-
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -21,8 +20,7 @@ public final class TableLoader {
     /** Store file names: {@code storefile-0}, {@code storefile-1}, ... */
     static final String FILE_PREFIX = "storefile-";
 
-    private TableLoader() {
-    }
+    private TableLoader() {}
 
     /**
      * Loads {@code spec} into {@code dataDirectory/<table name>} and returns its manifest.
@@ -32,7 +30,8 @@ public final class TableLoader {
      * @param progress   receives a line every 10% (may be a no-op)
      * @throws FileAlreadyExistsException when the table directory already exists
      */
-    public static TableManifest load(Path dataDirectory, TableSpec spec, int blockSize, int files, Consumer<String> progress)
+    public static TableManifest load(
+            Path dataDirectory, TableSpec spec, int blockSize, int files, Consumer<String> progress)
             throws IOException {
         if (blockSize < 1024 || blockSize > 16 << 20) {
             throw new IllegalArgumentException("block size must be 1k..16m, got " + blockSize);
@@ -42,8 +41,11 @@ public final class TableLoader {
         }
         Path tableDirectory = dataDirectory.resolve(spec.name());
         if (Files.exists(tableDirectory)) {
-            throw new FileAlreadyExistsException(tableDirectory.toString(), null,
-                    "table '" + spec.name() + "' already exists; delete the directory or load under another --table name");
+            throw new FileAlreadyExistsException(
+                    tableDirectory.toString(),
+                    null,
+                    "table '" + spec.name()
+                            + "' already exists; delete the directory or load under another --table name");
         }
         Files.createDirectories(tableDirectory);
         List<String> names = new ArrayList<>();
@@ -51,7 +53,9 @@ public final class TableLoader {
         try {
             for (int f = 0; f < files; f++) {
                 names.add(FILE_PREFIX + f);
-                writers[f] = StoreFileWriter.builder(tableDirectory.resolve(FILE_PREFIX + f)).dataBlockSize(blockSize).open();
+                writers[f] = StoreFileWriter.builder(tableDirectory.resolve(FILE_PREFIX + f))
+                        .dataBlockSize(blockSize)
+                        .open();
             }
             writeRows(spec, writers, progress);
             for (StoreFileWriter writer : writers) {
@@ -69,7 +73,8 @@ public final class TableLoader {
         return manifest;
     }
 
-    private static void writeRows(TableSpec spec, StoreFileWriter[] writers, Consumer<String> progress) throws IOException {
+    private static void writeRows(TableSpec spec, StoreFileWriter[] writers, Consumer<String> progress)
+            throws IOException {
         byte[] family = TableSpec.family();
         byte[][] qualifiers = new byte[spec.qualifiers()][];
         for (int q = 0; q < qualifiers.length; q++) {

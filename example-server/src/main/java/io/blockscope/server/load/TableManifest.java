@@ -60,7 +60,10 @@ public final class TableManifest {
         try (Writer out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
             p.store(out, "blockscope table");
         }
-        Files.move(tmp, tableDir.resolve(FILE_NAME), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+        Files.move(
+                tmp,
+                tableDir.resolve(FILE_NAME),
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE,
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
@@ -71,15 +74,21 @@ public final class TableManifest {
         try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             p.load(in);
         } catch (NoSuchFileException e) {
-            throw new IOException(file + " does not exist: " + tableDir + " is not a loaded table (run the load command)");
+            throw new IOException(
+                    file + " does not exist: " + tableDir + " is not a loaded table (run the load command)");
         }
         try {
-            TableSpec spec = new TableSpec(required(p, "name"), Long.parseLong(required(p, "rows")),
-                    Integer.parseInt(required(p, "qualifiers")), Integer.parseInt(required(p, "value-size")),
-                    ValueDistribution.parse(required(p, "value-dist")), Long.parseLong(required(p, "seed")),
+            TableSpec spec = new TableSpec(
+                    required(p, "name"),
+                    Long.parseLong(required(p, "rows")),
+                    Integer.parseInt(required(p, "qualifiers")),
+                    Integer.parseInt(required(p, "value-size")),
+                    ValueDistribution.parse(required(p, "value-dist")),
+                    Long.parseLong(required(p, "seed")),
                     Long.parseLong(required(p, "timestamp")));
             int blockSize = Integer.parseInt(required(p, "block-size"));
-            List<String> files = new ArrayList<>(Arrays.asList(required(p, "store-files").split(",")));
+            List<String> files =
+                    new ArrayList<>(Arrays.asList(required(p, "store-files").split(",")));
             files.removeIf(String::isEmpty);
             if (files.isEmpty()) {
                 throw new IllegalArgumentException("store-files lists no file");

@@ -29,7 +29,14 @@ public final class TableSpec {
     private final long seed;
     private final long timestamp;
 
-    public TableSpec(String name, long rows, int qualifiers, int valueSize, ValueDistribution distribution, long seed, long timestamp) {
+    public TableSpec(
+            String name,
+            long rows,
+            int qualifiers,
+            int valueSize,
+            ValueDistribution distribution,
+            long seed,
+            long timestamp) {
         if (name == null || !name.matches("[A-Za-z0-9_.-]{1,64}")) {
             throw new IllegalArgumentException("table name '" + name + "' must be 1..64 of [A-Za-z0-9_.-]");
         }

@@ -7,8 +7,11 @@ package io.blockscope.server.pe;
 record CostSnapshot(long gcPauseCount, long gcPauseMillis, long allocatedBytes, long cacheRequests, long cacheMisses) {
 
     CostSnapshot minus(CostSnapshot earlier) {
-        return new CostSnapshot(gcPauseCount - earlier.gcPauseCount, gcPauseMillis - earlier.gcPauseMillis,
+        return new CostSnapshot(
+                gcPauseCount - earlier.gcPauseCount,
+                gcPauseMillis - earlier.gcPauseMillis,
                 allocatedBytes < 0 || earlier.allocatedBytes < 0 ? -1 : allocatedBytes - earlier.allocatedBytes,
-                cacheRequests - earlier.cacheRequests, cacheMisses - earlier.cacheMisses);
+                cacheRequests - earlier.cacheRequests,
+                cacheMisses - earlier.cacheMisses);
     }
 }

@@ -14,7 +14,6 @@ import io.blockscope.server.region.Region;
 import io.blockscope.server.region.ScanSpec;
 import io.blockscope.server.region.Tables;
 import io.blockscope.server.rpc.CellBlock;
-
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 
@@ -69,11 +68,13 @@ final class InProcessTarget implements ReadTarget {
     public String loadIntoCache() throws java.io.IOException {
         region.warm();
         String summary = CacheDescription.summary(cache) + ", data blocks in table: " + region.dataBlockCount();
-        long cachedData = BlockCaches.l2Of(cache).map(BlockCache::blockCount)
+        long cachedData = BlockCaches.l2Of(cache)
+                .map(BlockCache::blockCount)
                 .orElse(config.deploy() == CacheDeploy.LRU ? cache.blockCount() : region.dataBlockCount());
         if (cachedData < region.dataBlockCount()) {
-            summary += "\n[pe] WARNING: the cache holds only " + cachedData + " of the table's " + region.dataBlockCount()
-                    + " data blocks, so reads will miss: raise --l1-size/--l2-size (or -XX:MaxDirectMemorySize)";
+            summary +=
+                    "\n[pe] WARNING: the cache holds only " + cachedData + " of the table's " + region.dataBlockCount()
+                            + " data blocks, so reads will miss: raise --l1-size/--l2-size (or -XX:MaxDirectMemorySize)";
         }
         return summary;
     }
@@ -130,7 +131,9 @@ final class InProcessTarget implements ReadTarget {
             for (byte[] key : keys) {
                 TableSpec.rowKey(random.nextLong(rows), key, 0);
             }
-            ReadResult result = keys.length == 1 ? region.get(keys[0], NO_DEADLINE) : region.multiGet(keys, keys.length, NO_DEADLINE);
+            ReadResult result = keys.length == 1
+                    ? region.get(keys[0], NO_DEADLINE)
+                    : region.multiGet(keys, keys.length, NO_DEADLINE);
             try {
                 sink.write(result);
                 returned += result.rowCount();

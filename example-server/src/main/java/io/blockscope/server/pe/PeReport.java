@@ -2,7 +2,6 @@ package io.blockscope.server.pe;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -20,12 +19,25 @@ import java.util.Map;
  */
 final class PeReport {
 
-    private static final String HEADER = String.format("%-10s %-24s %4s %10s %12s %9s %9s %9s %5s %7s %12s %11s %7s %7s %7s",
-            "workload", "configuration", "thr", "ops/s", "rows/s", "p50 us", "p99 us", "p99.9 us", "gc#", "gc s", "alloc B/op",
-            "alloc B/row", "gain", "allocX", "gcX");
+    private static final String HEADER = String.format(
+            "%-10s %-24s %4s %10s %12s %9s %9s %9s %5s %7s %12s %11s %7s %7s %7s",
+            "workload",
+            "configuration",
+            "thr",
+            "ops/s",
+            "rows/s",
+            "p50 us",
+            "p99 us",
+            "p99.9 us",
+            "gc#",
+            "gc s",
+            "alloc B/op",
+            "alloc B/row",
+            "gain",
+            "allocX",
+            "gcX");
 
-    private PeReport() {
-    }
+    private PeReport() {}
 
     static String header() {
         return HEADER;
@@ -37,10 +49,22 @@ final class PeReport {
         List<String> lines = new ArrayList<>();
         for (StepMeasurement m : step) {
             boolean isBase = m == base;
-            lines.add(String.format("%-10s %-24s %4d %10.0f %12.0f %9.1f %9.1f %9.1f %5d %7.3f %12s %11s %7s %7s %7s",
-                    m.workload.label(), m.target.label(), m.threads, m.opsPerSec(), m.rowsPerSec(), m.micros(50), m.micros(99),
-                    m.micros(99.9), m.gcPauseCount, m.gcPauseSeconds(), number(m.allocBytesPerOp()), number(m.allocBytesPerRow()),
-                    isBase ? "base" : ratio(gain(m, base)), isBase ? "" : ratio(allocReduction(m, base)),
+            lines.add(String.format(
+                    "%-10s %-24s %4d %10.0f %12.0f %9.1f %9.1f %9.1f %5d %7.3f %12s %11s %7s %7s %7s",
+                    m.workload.label(),
+                    m.target.label(),
+                    m.threads,
+                    m.opsPerSec(),
+                    m.rowsPerSec(),
+                    m.micros(50),
+                    m.micros(99),
+                    m.micros(99.9),
+                    m.gcPauseCount,
+                    m.gcPauseSeconds(),
+                    number(m.allocBytesPerOp()),
+                    number(m.allocBytesPerRow()),
+                    isBase ? "base" : ratio(gain(m, base)),
+                    isBase ? "" : ratio(allocReduction(m, base)),
                     isBase ? "" : ratio(gcReduction(m, base))));
             if (m.errors > 0) {
                 lines.add("    ! " + m.errors + " worker(s) of " + m.target.label() + " failed: " + m.firstError);
@@ -55,7 +79,8 @@ final class PeReport {
 
     /** How many times fewer heap bytes per row than the baseline. */
     static double allocReduction(StepMeasurement m, StepMeasurement base) {
-        return m.allocBytesPerRow() > 0 ? base.allocBytesPerRow() / m.allocBytesPerRow()
+        return m.allocBytesPerRow() > 0
+                ? base.allocBytesPerRow() / m.allocBytesPerRow()
                 : (base.allocBytesPerRow() > 0 ? Double.POSITIVE_INFINITY : Double.NaN);
     }
 

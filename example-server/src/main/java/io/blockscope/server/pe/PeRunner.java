@@ -1,7 +1,6 @@
 package io.blockscope.server.pe;
 
 import io.blockscope.server.cache.CacheConfig;
-
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Path;
@@ -16,14 +15,13 @@ import java.util.List;
 public final class PeRunner {
 
     /** Where results go. {@code json} and {@code chart} may be null. */
-    public record Outputs(Path json, Path chart, PrintStream out, PrintStream err) {
-    }
+    public record Outputs(Path json, Path chart, PrintStream out, PrintStream err) {}
 
-    private PeRunner() {
-    }
+    private PeRunner() {}
 
     /** Measures regions opened in this JVM over {@code dataDirectory}, one per cache config. */
-    public static int inProcess(PeSettings settings, Path dataDirectory, String table, List<CacheConfig> configs, Outputs outputs)
+    public static int inProcess(
+            PeSettings settings, Path dataDirectory, String table, List<CacheConfig> configs, Outputs outputs)
             throws Exception {
         List<ReadTarget> targets = new ArrayList<>();
         try {
@@ -37,7 +35,8 @@ public final class PeRunner {
     }
 
     /** Measures running servers over RPC, one configuration per URL. */
-    public static int remote(PeSettings settings, List<URI> urls, String table, Duration timeout, Outputs outputs) throws Exception {
+    public static int remote(PeSettings settings, List<URI> urls, String table, Duration timeout, Outputs outputs)
+            throws Exception {
         List<ReadTarget> targets = new ArrayList<>();
         for (URI url : urls) {
             targets.add(new RpcTarget(url, table, timeout));
@@ -65,7 +64,8 @@ public final class PeRunner {
         List<List<StepMeasurement>> steps = new ArrayList<>();
         List<StepMeasurement> all = new ArrayList<>();
         try (ProgressLine progress = new ProgressLine(outputs.err(), settings.progress())) {
-            progress.println("[pe] comparing " + targets.stream().map(ReadTarget::label).toList() + " ("
+            progress.println("[pe] comparing "
+                    + targets.stream().map(ReadTarget::label).toList() + " ("
                     + (targets.get(0).url() == null ? "in-process: server-side cost only" : "over RPC") + "), baseline "
                     + targets.get(0).label());
             PerformanceEvaluation pe = new PerformanceEvaluation(settings, targets, progress);
@@ -87,8 +87,9 @@ public final class PeRunner {
         for (ReadTarget target : targets) {
             long outstanding = awaitNoOutstandingReferences(target);
             if (outstanding != 0) {
-                outputs.err().println("[pe] ERROR: " + target.label() + " still has " + outstanding
-                        + " block references outstanding after the run: a leak");
+                outputs.err()
+                        .println("[pe] ERROR: " + target.label() + " still has " + outstanding
+                                + " block references outstanding after the run: a leak");
                 status = 1;
             }
         }

@@ -19,8 +19,18 @@ import java.util.List;
  * @param seed          base seed of the random row choices (runs are repeatable)
  * @param progress      print a progress line on stderr
  */
-public record PeSettings(List<Workload> workloads, List<Integer> threads, Duration duration, long ops, int rounds,
-        Duration warmup, int multiGetRows, int scanRows, String filter, long seed, boolean progress) {
+public record PeSettings(
+        List<Workload> workloads,
+        List<Integer> threads,
+        Duration duration,
+        long ops,
+        int rounds,
+        Duration warmup,
+        int multiGetRows,
+        int scanRows,
+        String filter,
+        long seed,
+        boolean progress) {
 
     public PeSettings {
         workloads = List.copyOf(workloads);
@@ -29,7 +39,8 @@ public record PeSettings(List<Workload> workloads, List<Integer> threads, Durati
             throw new IllegalArgumentException("--workload needs at least one of " + Workload.labels());
         }
         if (threads.isEmpty() || threads.stream().anyMatch(t -> t < 1 || t > 1024)) {
-            throw new IllegalArgumentException("--threads must list counts of 1..1024, e.g. 1,2,4,8,16; got " + threads);
+            throw new IllegalArgumentException(
+                    "--threads must list counts of 1..1024, e.g. 1,2,4,8,16; got " + threads);
         }
         if ((duration == null) == (ops <= 0)) {
             throw new IllegalArgumentException("give exactly one of --duration (e.g. 20s) or --ops (e.g. 10000)");
@@ -40,15 +51,22 @@ public record PeSettings(List<Workload> workloads, List<Integer> threads, Durati
         if (rounds < 1 || rounds > 100) {
             throw new IllegalArgumentException("--rounds must be 1..100, got " + rounds);
         }
-        if (ops > 0 && ops < (long) rounds * threads.stream().mapToInt(Integer::intValue).max().orElse(1)) {
-            throw new IllegalArgumentException("--ops " + ops + " is too small to give every thread of every round at least one "
-                    + "operation; use at least --rounds x the largest thread count");
+        if (ops > 0
+                && ops
+                        < (long) rounds
+                                * threads.stream()
+                                        .mapToInt(Integer::intValue)
+                                        .max()
+                                        .orElse(1)) {
+            throw new IllegalArgumentException(
+                    "--ops " + ops + " is too small to give every thread of every round at least one "
+                            + "operation; use at least --rounds x the largest thread count");
         }
         if (filter != null) {
             for (Workload w : workloads) {
                 if (!w.isScan()) {
-                    throw new IllegalArgumentException("--filter applies to the scan workloads (scanRange, scan10pct), not to "
-                            + w.label());
+                    throw new IllegalArgumentException(
+                            "--filter applies to the scan workloads (scanRange, scan10pct), not to " + w.label());
                 }
             }
         }

@@ -1,13 +1,12 @@
 package io.blockscope.server.pe;
 
 import io.blockscope.server.jvm.ThreadAllocation;
-import org.HdrHistogram.Histogram;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
 
 /**
  * Runs the PE workloads against several configurations in one invocation and measures each step:
@@ -93,11 +92,18 @@ public final class PerformanceEvaluation {
                 int threads = threadCounts.get(s);
                 for (int t : inRoundOrder(targets.size(), round)) {
                     ReadTarget target = targets.get(t);
-                    progress.phase(String.format("%s %s threads=%d round %d/%d", shape.workload().label(), target.label(), threads,
-                            round + 1, rounds));
+                    progress.phase(String.format(
+                            "%s %s threads=%d round %d/%d",
+                            shape.workload().label(), target.label(), threads, round + 1, rounds));
                     Slice slice = runSlice(target, shape, threads, nanos, ops);
                     StepMeasurement m = steps.get(s).get(t);
-                    m.addSlice(slice.ops, slice.rowsRead, slice.rowsReturned, slice.elapsedNanos, slice.latencies, slice.cost,
+                    m.addSlice(
+                            slice.ops,
+                            slice.rowsRead,
+                            slice.rowsReturned,
+                            slice.elapsedNanos,
+                            slice.latencies,
+                            slice.cost,
                             slice.workerAllocatedBytes);
                     if (slice.errors > 0) {
                         m.addErrors(slice.errors, slice.firstError);
@@ -128,7 +134,9 @@ public final class PerformanceEvaluation {
     private long estimatedNanos() {
         long perStep = settings.duration() != null ? settings.duration().toNanos() : 0;
         long steps = (long) settings.workloads().size() * settings.threads().size() * targets.size();
-        long warmups = (long) settings.workloads().size() * targets.size() * settings.warmup().toNanos();
+        long warmups = (long) settings.workloads().size()
+                * targets.size()
+                * settings.warmup().toNanos();
         return steps * perStep + warmups;
     }
 
@@ -155,7 +163,8 @@ public final class PerformanceEvaluation {
         Worker[] workers = new Worker[threads];
         for (int i = 0; i < threads; i++) {
             long quota = ops > 0 ? share(ops, threads, i) : 0;
-            workers[i] = new Worker(target.newSession(shape, settings.seed() + sliceId * 1_000_003L + i), quota, progress.ops());
+            workers[i] = new Worker(
+                    target.newSession(shape, settings.seed() + sliceId * 1_000_003L + i), quota, progress.ops());
         }
         CountDownLatch ready = new CountDownLatch(threads);
         CountDownLatch start = new CountDownLatch(1);

@@ -76,8 +76,9 @@ final class ProgressLine implements AutoCloseable {
                 continue;
             }
             lastPrinted = now;
-            String line = String.format("[pe] %s | %s / ~%s | %,.0f ops/s", phase, clock(now - startNanos),
-                    clock(Math.max(estimatedTotalNanos, now - startNanos)), rate);
+            String line = String.format(
+                    "[pe] %s | %s / ~%s | %,.0f ops/s",
+                    phase, clock(now - startNanos), clock(Math.max(estimatedTotalNanos, now - startNanos)), rate);
             print(line);
         }
     }

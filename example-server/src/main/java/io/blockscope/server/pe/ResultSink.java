@@ -2,7 +2,6 @@ package io.blockscope.server.pe;
 
 import io.blockscope.server.region.ReadResult;
 import io.blockscope.server.rpc.CellBlock;
-
 import java.nio.ByteBuffer;
 
 /**
@@ -20,7 +19,8 @@ final class ResultSink {
             needed += CellBlock.encodedLength(result.cell(i));
         }
         if (needed > buffer.capacity()) {
-            buffer = ByteBuffer.allocateDirect((int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, buffer.capacity() * 2L)));
+            buffer = ByteBuffer.allocateDirect(
+                    (int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, buffer.capacity() * 2L)));
         }
         buffer.clear();
         CellBlock.writeHeader(buffer, result.cellCount());

@@ -3,7 +3,6 @@ package io.blockscope.server.pe;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.blockscope.server.load.TableSpec;
 import io.blockscope.server.rpc.RpcClient;
-
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,8 +27,10 @@ final class RpcTarget implements ReadTarget {
         try {
             status = client.status();
         } catch (java.io.IOException e) {
-            throw new IllegalArgumentException("cannot reach the server at " + url + " (" + e.getMessage()
-                    + "); start one with: serve --port 0, and pass the URL it prints", e);
+            throw new IllegalArgumentException(
+                    "cannot reach the server at " + url + " (" + e.getMessage()
+                            + "); start one with: serve --port 0, and pass the URL it prints",
+                    e);
         }
         JsonNode server = status.path("server");
         this.readPath = server.path("readPath").asText("unknown");
@@ -38,13 +39,17 @@ final class RpcTarget implements ReadTarget {
         List<String> names = new ArrayList<>();
         for (JsonNode t : status.path("tables")) {
             names.add(t.path("name").asText());
-            if (requestedTable == null ? chosen == null : t.path("name").asText().equals(requestedTable)) {
+            if (requestedTable == null
+                    ? chosen == null
+                    : t.path("name").asText().equals(requestedTable)) {
                 chosen = t;
             }
         }
         if (chosen == null) {
-            throw new IllegalArgumentException(requestedTable == null ? "the server at " + url + " serves no table"
-                    : "the server at " + url + " has no table '" + requestedTable + "'; it serves " + names);
+            throw new IllegalArgumentException(
+                    requestedTable == null
+                            ? "the server at " + url + " serves no table"
+                            : "the server at " + url + " has no table '" + requestedTable + "'; it serves " + names);
         }
         this.table = chosen.path("name").asText();
         this.rows = chosen.path("rows").asLong();
@@ -95,8 +100,12 @@ final class RpcTarget implements ReadTarget {
         JsonNode status = client.status();
         JsonNode jvm = status.path("jvm");
         JsonNode stats = status.path("cache").path("stats");
-        return new CostSnapshot(jvm.path("gcPauseCount").asLong(), Math.round(jvm.path("gcPauseSeconds").asDouble() * 1000),
-                jvm.path("allocatedBytes").asLong(-1), stats.path("requests").asLong(), stats.path("misses").asLong());
+        return new CostSnapshot(
+                jvm.path("gcPauseCount").asLong(),
+                Math.round(jvm.path("gcPauseSeconds").asDouble() * 1000),
+                jvm.path("allocatedBytes").asLong(-1),
+                stats.path("requests").asLong(),
+                stats.path("misses").asLong());
     }
 
     @Override
@@ -110,8 +119,7 @@ final class RpcTarget implements ReadTarget {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 
     private final class GetSession implements Session {
         private final int batch;
@@ -161,7 +169,8 @@ final class RpcTarget implements ReadTarget {
         public long execute() throws Exception {
             long first = random.nextLong(Math.max(1, rows - length + 1));
             RpcClient.Scan scan = RpcClient.Scan.range(TableSpec.rowKey(first), TableSpec.rowKey(first + length))
-                    .withFilter(filter).withLimit(length);
+                    .withFilter(filter)
+                    .withLimit(length);
             long scanned = 0;
             String continuation = null;
             do {

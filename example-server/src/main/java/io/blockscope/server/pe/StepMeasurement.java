@@ -37,7 +37,13 @@ final class StepMeasurement {
         this.threads = threads;
     }
 
-    void addSlice(long ops, long rowsRead, long rowsReturned, long elapsedNanos, Histogram sliceLatencies, CostSnapshot cost,
+    void addSlice(
+            long ops,
+            long rowsRead,
+            long rowsReturned,
+            long elapsedNanos,
+            Histogram sliceLatencies,
+            CostSnapshot cost,
             long workerAllocatedBytes) {
         this.ops += ops;
         this.rowsRead += rowsRead;

@@ -1,5 +1,11 @@
 package io.blockscope.server.pe;
 
+import java.awt.Color;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.NumberAxis;
@@ -9,24 +15,24 @@ import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
-import java.awt.Color;
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
 /**
  * Throughput against threads, one line per configuration and one panel per workload: the shape of
  * the seed's graphs, where the copying read path flattens and the zero-copy one keeps climbing.
  */
 final class ThroughputChart {
 
-    private static final Color[] PALETTE = {new Color(0xD62728), new Color(0x1F77B4), new Color(0x2CA02C), new Color(0xFF7F0E),
-        new Color(0x9467BD), new Color(0x8C564B), new Color(0xE377C2), new Color(0x7F7F7F)};
+    private static final Color[] PALETTE = {
+        new Color(0xD62728),
+        new Color(0x1F77B4),
+        new Color(0x2CA02C),
+        new Color(0xFF7F0E),
+        new Color(0x9467BD),
+        new Color(0x8C564B),
+        new Color(0xE377C2),
+        new Color(0x7F7F7F)
+    };
 
-    private ThroughputChart() {
-    }
+    private ThroughputChart() {}
 
     static void write(Path file, List<StepMeasurement> measurements) throws IOException {
         System.setProperty("java.awt.headless", "true");
@@ -36,12 +42,14 @@ final class ThroughputChart {
         CombinedDomainXYPlot combined = new CombinedDomainXYPlot(threads);
         Map<Workload, Map<String, XYSeries>> byWorkload = new LinkedHashMap<>();
         for (StepMeasurement m : measurements) {
-            byWorkload.computeIfAbsent(m.workload, w -> new LinkedHashMap<>())
+            byWorkload
+                    .computeIfAbsent(m.workload, w -> new LinkedHashMap<>())
                     .computeIfAbsent(m.target.label(), label -> new XYSeries(label, true, false))
                     .add(m.threads, m.opsPerSec());
         }
         // One colour per configuration in every panel, and one legend entry per configuration.
-        List<String> configurations = measurements.stream().map(m -> m.target.label()).distinct().toList();
+        List<String> configurations =
+                measurements.stream().map(m -> m.target.label()).distinct().toList();
         boolean first = true;
         for (Map.Entry<Workload, Map<String, XYSeries>> e : byWorkload.entrySet()) {
             XYSeriesCollection data = new XYSeriesCollection();
@@ -58,7 +66,8 @@ final class ThroughputChart {
             ops.setAutoRangeIncludesZero(true);
             combined.add(new XYPlot(data, null, ops, renderer));
         }
-        JFreeChart chart = new JFreeChart("blockscope PE: throughput vs threads", JFreeChart.DEFAULT_TITLE_FONT, combined, true);
+        JFreeChart chart =
+                new JFreeChart("blockscope PE: throughput vs threads", JFreeChart.DEFAULT_TITLE_FONT, combined, true);
         try {
             ChartUtils.saveChartAsPNG(file.toFile(), chart, 900, 200 + 350 * byWorkload.size());
         } catch (Error e) {
@@ -66,7 +75,8 @@ final class ThroughputChart {
                 throw e;
             }
             // Headless AWT without fonts (no fontconfig) fails with an Error deep in the font code.
-            throw new IOException("cannot render the chart (" + e + "); install fontconfig and a font (e.g. fonts-dejavu-core)", e);
+            throw new IOException(
+                    "cannot render the chart (" + e + "); install fontconfig and a font (e.g. fonts-dejavu-core)", e);
         }
     }
 }

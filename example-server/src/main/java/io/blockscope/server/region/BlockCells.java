@@ -10,7 +10,6 @@ import io.blockscope.server.cell.KeyValueCodec;
 import io.blockscope.server.cell.KeyValueFormat;
 import io.blockscope.server.cell.MalformedCellException;
 import io.blockscope.server.storefile.CorruptStoreFileException;
-
 import java.nio.ByteBuffer;
 
 /**
@@ -32,6 +31,7 @@ final class BlockCells {
     private final ByteBuff data;
     /** The block's size, read once: {@code hasNext()} runs per cell. */
     private final int end;
+
     private final boolean views;
     /**
      * The NIO buffer that is exactly the block, when cells are views and the block does not cross
@@ -42,6 +42,7 @@ final class BlockCells {
     private final byte[] array;
     /** Where the block starts in {@link #single} or {@link #array}. */
     private final int base;
+
     private final BlockCacheKey key;
     private int position;
 
@@ -184,7 +185,8 @@ final class BlockCells {
         int rowLength = data.getShort(at + KeyValueFormat.ROW_LENGTH_OFFSET);
         int rowStart = at + KeyValueFormat.ROW_OFFSET;
         if (data.isContiguous(rowStart, rowLength)) {
-            return KeyCompare.compare(data.bufferAt(rowStart), data.positionOf(rowStart), rowLength, row, 0, row.length);
+            return KeyCompare.compare(
+                    data.bufferAt(rowStart), data.positionOf(rowStart), rowLength, row, 0, row.length);
         }
         return ByteBuff.compareTo(data, rowStart, rowLength, row, 0, row.length); // a row across two buffers: rare
     }
@@ -198,7 +200,10 @@ final class BlockCells {
     }
 
     private CorruptStoreFileException corrupt(int at, RuntimeException cause) {
-        return new CorruptStoreFileException(key.fileName(), key.offset(),
-                "malformed cell at payload index " + at + " of the data block: " + cause.getMessage(), cause);
+        return new CorruptStoreFileException(
+                key.fileName(),
+                key.offset(),
+                "malformed cell at payload index " + at + " of the data block: " + cause.getMessage(),
+                cause);
     }
 }

@@ -2,7 +2,6 @@ package io.blockscope.server.region;
 
 import io.blockscope.server.cache.Block;
 import io.blockscope.server.cache.BlockCacheKey;
-
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 

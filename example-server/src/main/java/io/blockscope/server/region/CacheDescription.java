@@ -8,7 +8,6 @@ import io.blockscope.server.cache.bucket.BucketCache;
 import io.blockscope.server.cache.combined.CombinedBlockCache;
 import io.blockscope.server.cache.lru.LruBlockCache;
 import io.blockscope.server.config.ByteSize;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,8 +16,7 @@ import java.util.Map;
 /** The live state of a block cache as plain maps (for {@code /status}) and as one summary line. */
 public final class CacheDescription {
 
-    private CacheDescription() {
-    }
+    private CacheDescription() {}
 
     /** The {@code cache} section of {@code /status}: totals, then each tier with its bucket classes. */
     public static Map<String, Object> of(BlockCache cache) {
@@ -58,7 +56,10 @@ public final class CacheDescription {
     }
 
     private static String tier(BlockCache cache) {
-        return String.format("%,d blocks, %s of %s", cache.blockCount(), ByteSize.format(roundToKiB(cache.usedSize())),
+        return String.format(
+                "%,d blocks, %s of %s",
+                cache.blockCount(),
+                ByteSize.format(roundToKiB(cache.usedSize())),
                 ByteSize.format(roundToKiB(cache.capacity())));
     }
 

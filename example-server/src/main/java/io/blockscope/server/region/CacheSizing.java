@@ -12,16 +12,15 @@ public final class CacheSizing {
 
     /** Store file block header bytes (type, length, checksum): cached blocks are payloads only. */
     private static final int BLOCK_HEADER = 9;
+
     private static final long MIN_L2 = 64L << 20;
     /** Spare buckets: each block-size class in use needs whole buckets of its own. */
     private static final int SPARE_BUCKETS = 16;
 
-    private CacheSizing() {
-    }
+    private CacheSizing() {}
 
     /** What the tables of a data directory hold: data blocks and their bytes on disk. */
-    public record Footprint(long dataBlocks, long dataBytes) {
-    }
+    public record Footprint(long dataBlocks, long dataBytes) {}
 
     /**
      * An L2 size for the tables' data blocks: each block is charged the slot of the size class that

@@ -6,7 +6,6 @@ import io.blockscope.server.cache.BlockCacheKey;
 import io.blockscope.server.cache.BlockType;
 import io.blockscope.server.storefile.BlockSource;
 import io.blockscope.server.storefile.StoreFileReader;
-
 import java.io.IOException;
 import java.util.Map;
 import java.util.Set;
@@ -26,6 +25,7 @@ public final class CachedBlockSource implements BlockSource {
     private final BlockCache cache;
     /** The store files it reads misses from, by their cache key file name. */
     private final Map<String, StoreFileReader> files = new ConcurrentHashMap<>();
+
     private final LongAdder outstanding = new LongAdder();
     /** Blocks read from disk that the cache did not take (every data block in the meta-only deploy). */
     private final Set<Block> uncached = ConcurrentHashMap.newKeySet();

@@ -1,7 +1,6 @@
 package io.blockscope.server.region;
 
 import io.blockscope.server.cell.Cell;
-
 import java.io.IOException;
 
 /**

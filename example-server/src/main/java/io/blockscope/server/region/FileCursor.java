@@ -6,7 +6,6 @@ import io.blockscope.server.cache.BlockType;
 import io.blockscope.server.cell.Cell;
 import io.blockscope.server.storefile.CorruptStoreFileException;
 import io.blockscope.server.storefile.StoreFileReader;
-
 import java.io.IOException;
 
 /**
@@ -135,7 +134,8 @@ final class FileCursor {
         Block fetched = source.getBlock(next, BlockType.DATA);
         if (fetched.type() != BlockType.DATA) {
             source.returnBlock(next, fetched);
-            throw new CorruptStoreFileException(reader.name(), offset, "expected a DATA block, the cache returned a " + fetched.type());
+            throw new CorruptStoreFileException(
+                    reader.name(), offset, "expected a DATA block, the cache returned a " + fetched.type());
         }
         key = next;
         block = fetched;

@@ -3,7 +3,6 @@ package io.blockscope.server.region;
 import io.blockscope.server.cell.ByteBufferCell;
 import io.blockscope.server.cell.Cell;
 import io.blockscope.server.cell.CellComparator;
-
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -24,8 +23,7 @@ final class KeyCompare {
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
-    private KeyCompare() {
-    }
+    private KeyCompare() {}
 
     /** Compares {@code a[aPos, aPos + aLength)} with {@code b[bPos, bPos + bLength)}; both buffers big-endian. */
     static int compare(ByteBuffer a, int aPos, int aLength, ByteBuffer b, int bPos, int bLength) {
@@ -85,18 +83,33 @@ final class KeyCompare {
         }
         checkOrder(ba.getRowByteBuffer());
         checkOrder(bb.getRowByteBuffer());
-        int c = compare(ba.getRowByteBuffer(), ba.getRowPosition(), ba.getRowLength(),
-                bb.getRowByteBuffer(), bb.getRowPosition(), bb.getRowLength());
+        int c = compare(
+                ba.getRowByteBuffer(),
+                ba.getRowPosition(),
+                ba.getRowLength(),
+                bb.getRowByteBuffer(),
+                bb.getRowPosition(),
+                bb.getRowLength());
         if (c != 0) {
             return c;
         }
-        c = compare(ba.getFamilyByteBuffer(), ba.getFamilyPosition(), ba.getFamilyLength(),
-                bb.getFamilyByteBuffer(), bb.getFamilyPosition(), bb.getFamilyLength());
+        c = compare(
+                ba.getFamilyByteBuffer(),
+                ba.getFamilyPosition(),
+                ba.getFamilyLength(),
+                bb.getFamilyByteBuffer(),
+                bb.getFamilyPosition(),
+                bb.getFamilyLength());
         if (c != 0) {
             return c;
         }
-        c = compare(ba.getQualifierByteBuffer(), ba.getQualifierPosition(), ba.getQualifierLength(),
-                bb.getQualifierByteBuffer(), bb.getQualifierPosition(), bb.getQualifierLength());
+        c = compare(
+                ba.getQualifierByteBuffer(),
+                ba.getQualifierPosition(),
+                ba.getQualifierLength(),
+                bb.getQualifierByteBuffer(),
+                bb.getQualifierPosition(),
+                bb.getQualifierLength());
         if (c != 0) {
             return c;
         }
@@ -105,20 +118,40 @@ final class KeyCompare {
 
     /** True when both cells are in the same row and column (family and qualifier), whatever their timestamps. */
     static boolean sameColumn(Cell a, Cell b) {
-        if (a.getRowLength() != b.getRowLength() || a.getFamilyLength() != b.getFamilyLength()
+        if (a.getRowLength() != b.getRowLength()
+                || a.getFamilyLength() != b.getFamilyLength()
                 || a.getQualifierLength() != b.getQualifierLength()) {
             return false;
         }
         if (!(a instanceof ByteBufferCell ba) || !(b instanceof ByteBufferCell bb)) {
-            return CellComparator.compareRows(a, b) == 0 && CellComparator.compareFamilies(a, b) == 0
+            return CellComparator.compareRows(a, b) == 0
+                    && CellComparator.compareFamilies(a, b) == 0
                     && CellComparator.compareQualifiers(a, b) == 0;
         }
-        return compare(ba.getRowByteBuffer(), ba.getRowPosition(), ba.getRowLength(),
-                        bb.getRowByteBuffer(), bb.getRowPosition(), bb.getRowLength()) == 0
-                && compare(ba.getQualifierByteBuffer(), ba.getQualifierPosition(), ba.getQualifierLength(),
-                        bb.getQualifierByteBuffer(), bb.getQualifierPosition(), bb.getQualifierLength()) == 0
-                && compare(ba.getFamilyByteBuffer(), ba.getFamilyPosition(), ba.getFamilyLength(),
-                        bb.getFamilyByteBuffer(), bb.getFamilyPosition(), bb.getFamilyLength()) == 0;
+        return compare(
+                                ba.getRowByteBuffer(),
+                                ba.getRowPosition(),
+                                ba.getRowLength(),
+                                bb.getRowByteBuffer(),
+                                bb.getRowPosition(),
+                                bb.getRowLength())
+                        == 0
+                && compare(
+                                ba.getQualifierByteBuffer(),
+                                ba.getQualifierPosition(),
+                                ba.getQualifierLength(),
+                                bb.getQualifierByteBuffer(),
+                                bb.getQualifierPosition(),
+                                bb.getQualifierLength())
+                        == 0
+                && compare(
+                                ba.getFamilyByteBuffer(),
+                                ba.getFamilyPosition(),
+                                ba.getFamilyLength(),
+                                bb.getFamilyByteBuffer(),
+                                bb.getFamilyPosition(),
+                                bb.getFamilyLength())
+                        == 0;
     }
 
     /** Word reads assume big-endian buffers; the cache's buffers are (ByteBuff's contract). */

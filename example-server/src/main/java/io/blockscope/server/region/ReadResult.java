@@ -1,7 +1,6 @@
 package io.blockscope.server.region;
 
 import io.blockscope.server.cell.Cell;
-
 import java.util.Arrays;
 
 /**
@@ -18,6 +17,7 @@ public final class ReadResult {
     private int cellCount;
     /** rowStarts[r] is the index of row r's first cell; rowStarts[rowCount] == cellCount. */
     private int[] rowStarts = new int[9];
+
     private int rowCount;
     private long rowsScanned;
     private long resultBytes;

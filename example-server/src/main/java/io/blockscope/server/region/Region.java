@@ -7,7 +7,6 @@ import io.blockscope.server.cell.Cell;
 import io.blockscope.server.filter.Filter;
 import io.blockscope.server.load.TableManifest;
 import io.blockscope.server.storefile.StoreFileReader;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -128,8 +127,9 @@ public final class Region implements AutoCloseable {
         return result;
     }
 
-    private void readRow(byte[] row, RowScratch wanted, FileCursor[] cursors, CursorHeap heap, RowScratch scratch,
-            ReadResult result) throws IOException {
+    private void readRow(
+            byte[] row, RowScratch wanted, FileCursor[] cursors, CursorHeap heap, RowScratch scratch, ReadResult result)
+            throws IOException {
         wanted.setRow(row, 0, row.length);
         for (int f = 0; f < cursors.length; f++) {
             StoreFileReader file = files.get(f);
@@ -198,7 +198,8 @@ public final class Region implements AutoCloseable {
         return result;
     }
 
-    private static void scanRows(ScanSpec spec, long deadlineNanos, CursorHeap heap, ReadResult result) throws IOException {
+    private static void scanRows(ScanSpec spec, long deadlineNanos, CursorHeap heap, ReadResult result)
+            throws IOException {
         Filter filter = spec.filter().newFilter();
         boolean bounded = spec.stopRow().length > 0;
         RowScratch stop = RowScratch.of(spec.stopRow());
@@ -211,8 +212,10 @@ public final class Region implements AutoCloseable {
             if (bounded && top.row().compareTo(stop) >= 0) {
                 break;
             }
-            if (returned >= spec.maxRows() || bytes >= spec.maxResultBytes()
-                    || (scanned % DEADLINE_CHECK_ROWS == DEADLINE_CHECK_ROWS - 1 && System.nanoTime() - deadlineNanos > 0)) {
+            if (returned >= spec.maxRows()
+                    || bytes >= spec.maxResultBytes()
+                    || (scanned % DEADLINE_CHECK_ROWS == DEADLINE_CHECK_ROWS - 1
+                            && System.nanoTime() - deadlineNanos > 0)) {
                 result.resumeRow(top.row().toBytes());
                 break;
             }

@@ -2,7 +2,6 @@ package io.blockscope.server.region;
 
 import io.blockscope.server.cell.ByteBufferCell;
 import io.blockscope.server.cell.Cell;
-
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;

@@ -2,7 +2,6 @@ package io.blockscope.server.region;
 
 import io.blockscope.server.cell.Cell;
 import io.blockscope.server.filter.FilterSpec;
-
 import java.util.Objects;
 import java.util.function.ToIntFunction;
 
@@ -17,7 +16,12 @@ import java.util.function.ToIntFunction;
  * @param maxResultBytes a call stops after the row that brings its result to this many bytes
  * @param cellSize       bytes a cell counts against {@code maxResultBytes} (the response encoding's size)
  */
-public record ScanSpec(byte[] startRow, byte[] stopRow, FilterSpec filter, int maxRows, long maxResultBytes,
+public record ScanSpec(
+        byte[] startRow,
+        byte[] stopRow,
+        FilterSpec filter,
+        int maxRows,
+        long maxResultBytes,
         ToIntFunction<Cell> cellSize) {
 
     public ScanSpec {

@@ -3,7 +3,6 @@ package io.blockscope.server.region;
 import io.blockscope.server.cache.BlockCache;
 import io.blockscope.server.load.TableManifest;
 import io.blockscope.server.storefile.StoreFileReader;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,7 +43,8 @@ public final class Tables implements AutoCloseable {
                 Region region = Region.open(dir, source);
                 Region clash = regions.put(region.name(), region);
                 if (clash != null) {
-                    throw new IOException("two tables named '" + region.name() + "': " + clash.directory() + " and " + dir);
+                    throw new IOException(
+                            "two tables named '" + region.name() + "': " + clash.directory() + " and " + dir);
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -71,14 +71,17 @@ public final class Tables implements AutoCloseable {
 
     private static List<Path> tableDirectories(Path dataDirectory) throws IOException {
         if (!Files.isDirectory(dataDirectory)) {
-            throw new IOException("data directory " + dataDirectory + " does not exist; create a table with the load command");
+            throw new IOException(
+                    "data directory " + dataDirectory + " does not exist; create a table with the load command");
         }
         List<Path> tableDirectories = new ArrayList<>();
         if (Files.exists(dataDirectory.resolve(TableManifest.FILE_NAME))) {
             tableDirectories.add(dataDirectory);
         } else {
             try (Stream<Path> children = Files.list(dataDirectory)) {
-                children.filter(p -> Files.exists(p.resolve(TableManifest.FILE_NAME))).sorted().forEach(tableDirectories::add);
+                children.filter(p -> Files.exists(p.resolve(TableManifest.FILE_NAME)))
+                        .sorted()
+                        .forEach(tableDirectories::add);
             }
         }
         if (tableDirectories.isEmpty()) {

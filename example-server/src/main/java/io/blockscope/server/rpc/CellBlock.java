@@ -5,7 +5,6 @@ import io.blockscope.server.cell.BufferedKeyValue;
 import io.blockscope.server.cell.ByteBufferCell;
 import io.blockscope.server.cell.Cell;
 import io.blockscope.server.cell.KeyValueFormat;
-
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,13 +26,16 @@ public final class CellBlock {
     /** Bytes before the first cell. */
     public static final int HEADER_LENGTH = 8;
 
-    private CellBlock() {
-    }
+    private CellBlock() {}
 
     /** Encoded size of one cell. */
     public static int encodedLength(Cell cell) {
-        return (int) KeyValueFormat.serializedLength(cell.getRowLength(), cell.getFamilyLength(), cell.getQualifierLength(),
-                cell.getValueLength(), cell.getTagsLength());
+        return (int) KeyValueFormat.serializedLength(
+                cell.getRowLength(),
+                cell.getFamilyLength(),
+                cell.getQualifierLength(),
+                cell.getValueLength(),
+                cell.getTagsLength());
     }
 
     /** Writes the block header at {@code dst}'s position, advancing it. */

@@ -1,13 +1,12 @@
 package io.blockscope.server.rpc;
 
 import io.blockscope.server.region.ReadResult;
+import java.nio.ByteBuffer;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.RetainableByteBuffer;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.IteratingCallback;
-
-import java.nio.ByteBuffer;
 
 /**
  * Streams a result's cells to the client as a {@link CellBlock}, one pooled direct buffer at a

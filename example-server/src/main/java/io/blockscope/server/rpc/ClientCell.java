@@ -8,8 +8,12 @@ public record ClientCell(byte[] row, byte[] family, byte[] qualifier, long times
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof ClientCell c && timestamp == c.timestamp && Arrays.equals(row, c.row)
-                && Arrays.equals(family, c.family) && Arrays.equals(qualifier, c.qualifier) && Arrays.equals(value, c.value);
+        return o instanceof ClientCell c
+                && timestamp == c.timestamp
+                && Arrays.equals(row, c.row)
+                && Arrays.equals(family, c.family)
+                && Arrays.equals(qualifier, c.qualifier)
+                && Arrays.equals(value, c.value);
     }
 
     @Override
@@ -26,7 +30,7 @@ public record ClientCell(byte[] row, byte[] family, byte[] qualifier, long times
 
     @Override
     public String toString() {
-        return rowString() + "/" + new String(family, StandardCharsets.UTF_8) + ":" + new String(qualifier, StandardCharsets.UTF_8)
-                + "/" + timestamp + " (" + value.length + " B)";
+        return rowString() + "/" + new String(family, StandardCharsets.UTF_8) + ":"
+                + new String(qualifier, StandardCharsets.UTF_8) + "/" + timestamp + " (" + value.length + " B)";
     }
 }

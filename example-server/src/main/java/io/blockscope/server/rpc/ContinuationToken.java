@@ -40,7 +40,8 @@ record ContinuationToken(byte[] resumeRow, long remainingRows) {
     }
 
     private static RpcException invalid() {
-        return RpcException.badRequest("continuation token is not one this server issued; pass the X-Blockscope-Continuation "
-                + "value (or the JSON 'continuation' field) of the previous response unchanged");
+        return RpcException.badRequest(
+                "continuation token is not one this server issued; pass the X-Blockscope-Continuation "
+                        + "value (or the JSON 'continuation' field) of the previous response unchanged");
     }
 }

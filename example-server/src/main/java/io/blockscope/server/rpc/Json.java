@@ -10,6 +10,5 @@ final class Json {
     /** Rejects duplicate keys: a body with two "rows" fields is ambiguous, not "last one wins". */
     static final ObjectMapper MAPPER = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
-    private Json() {
-    }
+    private Json() {}
 }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.blockscope.server.cell.ByteBufferCell;
 import io.blockscope.server.cell.Cell;
 import io.blockscope.server.region.ReadResult;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,8 +24,7 @@ final class JsonResults {
 
     private static final JsonFactory JSON = new JsonFactory();
 
-    private JsonResults() {
-    }
+    private JsonResults() {}
 
     static byte[] write(String table, ReadResult result, KeyEncoding keys, String continuation) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256 + result.cellCount() * 64);

@@ -2,7 +2,6 @@ package io.blockscope.server.rpc;
 
 import io.blockscope.server.jvm.GcSnapshot;
 import io.blockscope.server.jvm.ThreadAllocation;
-
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
@@ -16,8 +15,7 @@ import java.util.Map;
  */
 final class JvmStatus {
 
-    private JvmStatus() {
-    }
+    private JvmStatus() {}
 
     static Map<String, Object> snapshot() {
         Map<String, Object> m = new LinkedHashMap<>();

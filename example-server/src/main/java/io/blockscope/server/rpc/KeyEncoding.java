@@ -7,7 +7,9 @@ import java.util.Locale;
 
 /** How row keys are spelled in requests (and JSON responses): {@code utf8} (default), {@code hex}, {@code base64}. */
 public enum KeyEncoding {
-    UTF8, HEX, BASE64;
+    UTF8,
+    HEX,
+    BASE64;
 
     public static final String ACCEPTED = "utf8, hex, base64";
 
@@ -41,7 +43,8 @@ public enum KeyEncoding {
                     + e.getMessage() + "; fix the key or pass the matching keyEncoding (" + ACCEPTED + ")");
         }
         if (key.length > Short.MAX_VALUE) {
-            throw RpcException.badRequest(what + " is " + key.length + " bytes; row keys are at most " + Short.MAX_VALUE + " bytes");
+            throw RpcException.badRequest(
+                    what + " is " + key.length + " bytes; row keys are at most " + Short.MAX_VALUE + " bytes");
         }
         return key;
     }

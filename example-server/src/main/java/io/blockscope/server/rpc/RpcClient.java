@@ -3,7 +3,6 @@ package io.blockscope.server.rpc;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -25,8 +24,7 @@ import java.util.List;
 public final class RpcClient {
 
     /** One response: its cells (unless discarded), counts from the headers, and the continuation if any. */
-    public record Reply(int status, List<ClientCell> cells, long rows, long rowsScanned, String continuation) {
-    }
+    public record Reply(int status, List<ClientCell> cells, long rows, long rowsScanned, String continuation) {}
 
     /** A scan's parameters; empty arrays mean the table's start/end, null filter means none, limit <= 0 no limit. */
     public record Scan(byte[] start, byte[] stop, String filter, long limit, long maxBytes) {
@@ -55,7 +53,10 @@ public final class RpcClient {
     public RpcClient(URI base, Duration timeout) {
         this.base = base;
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(timeout)
+                .build();
     }
 
     public URI base() {
@@ -73,9 +74,11 @@ public final class RpcClient {
         for (byte[] row : rows) {
             array.add(Base64.getEncoder().encodeToString(row));
         }
-        HttpRequest request = HttpRequest.newBuilder(base.resolve(path(table, "multiget"))).timeout(timeout)
+        HttpRequest request = HttpRequest.newBuilder(base.resolve(path(table, "multiget")))
+                .timeout(timeout)
                 .header("Content-Type", Json.CONTENT_TYPE)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(body))).build();
+                .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(body)))
+                .build();
         return send(request, decode);
     }
 
@@ -140,7 +143,8 @@ public final class RpcClient {
         if (!decode) {
             HttpResponse<Void> response = exchange(request, HttpResponse.BodyHandlers.discarding());
             if (response.statusCode() != 200) {
-                throw new RpcClientException(response.statusCode(), "HTTP " + response.statusCode() + " for " + request.uri());
+                throw new RpcClientException(
+                        response.statusCode(), "HTTP " + response.statusCode() + " for " + request.uri());
             }
             return reply(response, List.of());
         }
@@ -153,8 +157,10 @@ public final class RpcClient {
 
     private static Reply reply(HttpResponse<?> response, List<ClientCell> cells) {
         long rows = response.headers().firstValueAsLong("X-Blockscope-Rows").orElse(-1);
-        long scanned = response.headers().firstValueAsLong("X-Blockscope-Rows-Scanned").orElse(-1);
-        String continuation = response.headers().firstValue("X-Blockscope-Continuation").orElse(null);
+        long scanned =
+                response.headers().firstValueAsLong("X-Blockscope-Rows-Scanned").orElse(-1);
+        String continuation =
+                response.headers().firstValue("X-Blockscope-Continuation").orElse(null);
         return new Reply(response.statusCode(), cells, rows, scanned, continuation);
     }
 

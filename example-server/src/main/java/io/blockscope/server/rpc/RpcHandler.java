@@ -9,14 +9,6 @@ import io.blockscope.server.region.Region;
 import io.blockscope.server.region.RegionTimeoutException;
 import io.blockscope.server.region.ScanSpec;
 import io.blockscope.server.region.Tables;
-import org.eclipse.jetty.http.HttpException;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.Fields;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,6 +21,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
 
 /**
  * The RPC endpoints (see docs/rpc.md). Every request is parsed and checked completely before the
@@ -42,8 +41,8 @@ final class RpcHandler extends Handler.Abstract {
             + "POST /v1/{table}/multiget (or GET with repeated row=), GET /v1/{table}/scan?start=&stop=&limit=&filter=";
     private static final Set<String> GET_PARAMS = Set.of("row", "keyEncoding", "format");
     private static final Set<String> MULTIGET_PARAMS = Set.of("row", "keyEncoding", "format");
-    private static final Set<String> SCAN_PARAMS = Set.of("start", "stop", "limit", "filter", "maxBytes", "continuation",
-            "keyEncoding", "format");
+    private static final Set<String> SCAN_PARAMS =
+            Set.of("start", "stop", "limit", "filter", "maxBytes", "continuation", "keyEncoding", "format");
     private static final String JSON_TYPE = Json.CONTENT_TYPE;
     private static final ObjectMapper MAPPER = Json.MAPPER;
 
@@ -70,8 +69,12 @@ final class RpcHandler extends Handler.Abstract {
             sendError(response, callback, e.status(), e.reason(), e.getMessage());
         } catch (IOException e) {
             metrics.error(500);
-            sendError(response, callback, 500, "read_failed", "reading the table failed: " + e.getMessage()
-                    + "; the server keeps serving other requests");
+            sendError(
+                    response,
+                    callback,
+                    500,
+                    "read_failed",
+                    "reading the table failed: " + e.getMessage() + "; the server keeps serving other requests");
             System.err.println("[blockscope] " + request.getMethod() + " " + request.getHttpURI() + ": " + e);
         } catch (RegionTimeoutException e) {
             metrics.timeout();
@@ -81,19 +84,34 @@ final class RpcHandler extends Handler.Abstract {
             if (e instanceof HttpException http && http.getCode() >= 400 && http.getCode() < 500) {
                 // Jetty's own parse errors, e.g. bad percent-encoding in the query string
                 metrics.error(http.getCode());
-                sendError(response, callback, http.getCode(), "bad_request", "malformed request (" + http.getReason()
-                        + "): check the percent-encoding of the query string, or pass keys with keyEncoding=hex");
+                sendError(
+                        response,
+                        callback,
+                        http.getCode(),
+                        "bad_request",
+                        "malformed request (" + http.getReason()
+                                + "): check the percent-encoding of the query string, or pass keys with keyEncoding=hex");
                 return true;
             }
             metrics.error(500);
-            sendError(response, callback, 500, "internal_error",
+            sendError(
+                    response,
+                    callback,
+                    500,
+                    "internal_error",
                     "the server failed on this request (" + e + "); it keeps serving, and the server log has details");
-            System.err.println("[blockscope] request " + request.getMethod() + " " + request.getHttpURI() + " failed: " + e);
+            System.err.println(
+                    "[blockscope] request " + request.getMethod() + " " + request.getHttpURI() + " failed: " + e);
         } catch (Error e) {
             metrics.error(500);
-            sendError(response, callback, 500, "internal_error",
+            sendError(
+                    response,
+                    callback,
+                    500,
+                    "internal_error",
                     "the server failed on this request (" + e + "); it keeps serving, and the server log has details");
-            System.err.println("[blockscope] request " + request.getMethod() + " " + request.getHttpURI() + " failed: " + e);
+            System.err.println(
+                    "[blockscope] request " + request.getMethod() + " " + request.getHttpURI() + " failed: " + e);
         }
         return true;
     }
@@ -103,7 +121,13 @@ final class RpcHandler extends Handler.Abstract {
         String method = request.getMethod();
         if (path.equals("/healthz")) {
             requireMethod(method, "GET", path);
-            sendBytes(response, callback, 200, "text/plain; charset=utf-8", "ok\n".getBytes(StandardCharsets.UTF_8), null);
+            sendBytes(
+                    response,
+                    callback,
+                    200,
+                    "text/plain; charset=utf-8",
+                    "ok\n".getBytes(StandardCharsets.UTF_8),
+                    null);
             return;
         }
         if (path.equals("/status")) {
@@ -130,8 +154,11 @@ final class RpcHandler extends Handler.Abstract {
             }
             case "multiget" -> {
                 if (!method.equals("GET") && !method.equals("POST")) {
-                    throw new RpcException(405, "method_not_allowed", method + " " + path + " is not supported; use POST with a JSON body "
-                            + "{\"rows\": [\"row1\", ...]} (or GET with repeated row= parameters)");
+                    throw new RpcException(
+                            405,
+                            "method_not_allowed",
+                            method + " " + path + " is not supported; use POST with a JSON body "
+                                    + "{\"rows\": [\"row1\", ...]} (or GET with repeated row= parameters)");
                 }
                 Fields params = params(request, MULTIGET_PARAMS, op);
                 Region region = region(parts[2]);
@@ -143,13 +170,15 @@ final class RpcHandler extends Handler.Abstract {
                 Region region = region(parts[2]);
                 handleScan(request, response, callback, region, params);
             }
-            default -> throw RpcException.notFound("no operation '" + op + "' in " + path + "; endpoints: " + ENDPOINTS);
+            default ->
+                throw RpcException.notFound("no operation '" + op + "' in " + path + "; endpoints: " + ENDPOINTS);
         }
     }
 
     // ---- operations
 
-    private void handleGet(Request request, Response response, Callback callback, Region region, Fields params) throws IOException {
+    private void handleGet(Request request, Response response, Callback callback, Region region, Fields params)
+            throws IOException {
         KeyEncoding keys = KeyEncoding.parse(single(params, "keyEncoding"));
         boolean json = wantsJson(request, params);
         String rowText = single(params, "row");
@@ -162,7 +191,8 @@ final class RpcHandler extends Handler.Abstract {
         send(request, response, callback, region, result, keys, json, null);
     }
 
-    private void handleMultiGet(Request request, Response response, Callback callback, Region region, Fields params) throws IOException {
+    private void handleMultiGet(Request request, Response response, Callback callback, Region region, Fields params)
+            throws IOException {
         boolean json = wantsJson(request, params);
         List<String> rowTexts;
         KeyEncoding keys;
@@ -171,7 +201,8 @@ final class RpcHandler extends Handler.Abstract {
                 throw RpcException.badRequest("pass the rows either in the JSON body or as row= parameters, not both");
             }
             JsonNode body = readJsonBody(request);
-            keys = KeyEncoding.parse(body.hasNonNull("keyEncoding") ? body.get("keyEncoding").asText() : single(params, "keyEncoding"));
+            keys = KeyEncoding.parse(
+                    body.hasNonNull("keyEncoding") ? body.get("keyEncoding").asText() : single(params, "keyEncoding"));
             rowTexts = rowsOf(body);
         } else {
             keys = KeyEncoding.parse(single(params, "keyEncoding"));
@@ -181,8 +212,8 @@ final class RpcHandler extends Handler.Abstract {
             throw RpcException.badRequest("a multiget needs at least one row: POST {\"rows\": [\"row1\", \"row2\"]}");
         }
         if (rowTexts.size() > limits.maxMultiGetRows()) {
-            throw RpcException.badRequest("multiget of " + rowTexts.size() + " rows exceeds the limit of " + limits.maxMultiGetRows()
-                    + " rows per request; split it into smaller batches");
+            throw RpcException.badRequest("multiget of " + rowTexts.size() + " rows exceeds the limit of "
+                    + limits.maxMultiGetRows() + " rows per request; split it into smaller batches");
         }
         byte[][] rows = new byte[rowTexts.size()][];
         for (int i = 0; i < rows.length; i++) {
@@ -192,7 +223,8 @@ final class RpcHandler extends Handler.Abstract {
         send(request, response, callback, region, result, keys, json, null);
     }
 
-    private void handleScan(Request request, Response response, Callback callback, Region region, Fields params) throws IOException {
+    private void handleScan(Request request, Response response, Callback callback, Region region, Fields params)
+            throws IOException {
         KeyEncoding keys = KeyEncoding.parse(single(params, "keyEncoding"));
         boolean json = wantsJson(request, params);
         byte[] start = keyOrEmpty(params, "start", keys);
@@ -202,7 +234,8 @@ final class RpcHandler extends Handler.Abstract {
                     + single(params, "stop") + "' (rows are ordered as unsigned bytes; stop is exclusive)");
         }
         long limit = positiveLong(params, "limit", -1);
-        long maxBytes = Math.min(positiveLong(params, "maxBytes", limits.maxResponseBytes()), limits.maxResponseBytes());
+        long maxBytes =
+                Math.min(positiveLong(params, "maxBytes", limits.maxResponseBytes()), limits.maxResponseBytes());
         FilterSpec filter;
         try {
             filter = FilterSpec.parse(single(params, "filter"), filterLoader);
@@ -218,7 +251,8 @@ final class RpcHandler extends Handler.Abstract {
                         + "send it back with the same start and stop as the scan that returned it");
             }
             if (limit > 0 && token.remainingRows() > limit) {
-                throw RpcException.badRequest("continuation token promises more rows than limit=" + limit + "; keep limit unchanged");
+                throw RpcException.badRequest(
+                        "continuation token promises more rows than limit=" + limit + "; keep limit unchanged");
             }
             start = resume;
             limit = token.remainingRows();
@@ -239,8 +273,15 @@ final class RpcHandler extends Handler.Abstract {
 
     // ---- responses
 
-    private void send(Request request, Response response, Callback callback, Region region, ReadResult result, KeyEncoding keys,
-            boolean json, String continuation) {
+    private void send(
+            Request request,
+            Response response,
+            Callback callback,
+            Region region,
+            ReadResult result,
+            KeyEncoding keys,
+            boolean json,
+            String continuation) {
         try {
             response.setStatus(200);
             response.getHeaders().put("X-Blockscope-Rows", result.rowCount());
@@ -255,7 +296,13 @@ final class RpcHandler extends Handler.Abstract {
             } else {
                 response.getHeaders().put(HttpHeader.CONTENT_TYPE, CellBlock.CONTENT_TYPE);
                 response.getHeaders().put(HttpHeader.CONTENT_LENGTH, CellBlockResponse.bodyLength(result));
-                new CellBlockResponse(response, result, callback, request.getComponents().getByteBufferPool(), metrics).iterate();
+                new CellBlockResponse(
+                                response,
+                                result,
+                                callback,
+                                request.getComponents().getByteBufferPool(),
+                                metrics)
+                        .iterate();
             }
         } catch (RuntimeException | Error e) {
             result.release();
@@ -264,23 +311,29 @@ final class RpcHandler extends Handler.Abstract {
     }
 
     /** Writes a whole body; {@code result}, when given, is released once the write completes or fails. */
-    private void sendBytes(Response response, Callback callback, int status, String type, byte[] body, ReadResult result) {
+    private void sendBytes(
+            Response response, Callback callback, int status, String type, byte[] body, ReadResult result) {
         response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
-        response.write(true, ByteBuffer.wrap(body), Callback.from(() -> {
-            if (result != null) {
-                result.release();
-            }
-            metrics.responseWritten();
-            callback.succeeded();
-        }, failure -> {
-            if (result != null) {
-                result.release();
-            }
-            metrics.responseFailed();
-            callback.failed(failure);
-        }));
+        response.write(
+                true,
+                ByteBuffer.wrap(body),
+                Callback.from(
+                        () -> {
+                            if (result != null) {
+                                result.release();
+                            }
+                            metrics.responseWritten();
+                            callback.succeeded();
+                        },
+                        failure -> {
+                            if (result != null) {
+                                result.release();
+                            }
+                            metrics.responseFailed();
+                            callback.failed(failure);
+                        }));
     }
 
     private void sendJson(Response response, Callback callback, int status, Object body) {
@@ -351,14 +404,16 @@ final class RpcHandler extends Handler.Abstract {
             for (Region r : tables.regions()) {
                 names.add(r.name());
             }
-            throw RpcException.notFound("unknown table '" + KeyEncoding.abbreviate(name) + "'; tables served: " + names);
+            throw RpcException.notFound(
+                    "unknown table '" + KeyEncoding.abbreviate(name) + "'; tables served: " + names);
         }
         return region;
     }
 
     private static void requireMethod(String method, String expected, String path) {
         if (!method.equals(expected)) {
-            throw new RpcException(405, "method_not_allowed", method + " " + path + " is not supported; use " + expected);
+            throw new RpcException(
+                    405, "method_not_allowed", method + " " + path + " is not supported; use " + expected);
         }
     }
 
@@ -376,7 +431,8 @@ final class RpcHandler extends Handler.Abstract {
     private static String single(Fields params, String name) {
         List<String> values = params.getValuesOrEmpty(name);
         if (values.size() > 1) {
-            throw RpcException.badRequest("parameter '" + name + "' is given " + values.size() + " times; give it once");
+            throw RpcException.badRequest(
+                    "parameter '" + name + "' is given " + values.size() + " times; give it once");
         }
         return values.isEmpty() ? null : values.get(0);
     }
@@ -387,7 +443,9 @@ final class RpcHandler extends Handler.Abstract {
             return switch (format) {
                 case "json" -> true;
                 case "cellblock" -> false;
-                default -> throw RpcException.badRequest("unknown format '" + KeyEncoding.abbreviate(format) + "'; accepted: json, cellblock");
+                default ->
+                    throw RpcException.badRequest(
+                            "unknown format '" + KeyEncoding.abbreviate(format) + "'; accepted: json, cellblock");
             };
         }
         String accept = request.getHeaders().get(HttpHeader.ACCEPT);
@@ -419,7 +477,8 @@ final class RpcHandler extends Handler.Abstract {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw RpcException.badRequest("parameter '" + name + "' must be a positive integer, got '" + KeyEncoding.abbreviate(text) + "'");
+        throw RpcException.badRequest(
+                "parameter '" + name + "' must be a positive integer, got '" + KeyEncoding.abbreviate(text) + "'");
     }
 
     private static int compare(byte[] a, byte[] b) {
@@ -463,7 +522,8 @@ final class RpcHandler extends Handler.Abstract {
         for (var it = body.fieldNames(); it.hasNext(); ) {
             String field = it.next();
             if (!field.equals("rows") && !field.equals("keyEncoding")) {
-                throw RpcException.badRequest("unknown field '" + KeyEncoding.abbreviate(field) + "' in the body; accepted: rows, keyEncoding");
+                throw RpcException.badRequest("unknown field '" + KeyEncoding.abbreviate(field)
+                        + "' in the body; accepted: rows, keyEncoding");
             }
         }
         JsonNode rows = body.get("rows");
@@ -474,8 +534,9 @@ final class RpcHandler extends Handler.Abstract {
         for (int i = 0; i < rows.size(); i++) {
             JsonNode row = rows.get(i);
             if (!row.isTextual()) {
-                throw RpcException.badRequest("rows[" + i + "] is " + row.getNodeType().name().toLowerCase(java.util.Locale.ROOT)
-                        + ", not a string; row keys are strings in the request's keyEncoding");
+                throw RpcException.badRequest(
+                        "rows[" + i + "] is " + row.getNodeType().name().toLowerCase(java.util.Locale.ROOT)
+                                + ", not a string; row keys are strings in the request's keyEncoding");
             }
             out.add(row.asText());
         }
@@ -483,8 +544,11 @@ final class RpcHandler extends Handler.Abstract {
     }
 
     private RpcException tooLarge(long declared) {
-        return new RpcException(413, "request_too_large", "request body " + (declared > 0 ? "of " + declared + " bytes " : "")
-                + "exceeds the limit of " + limits.maxRequestBytes() + " bytes; send fewer rows per request");
+        return new RpcException(
+                413,
+                "request_too_large",
+                "request body " + (declared > 0 ? "of " + declared + " bytes " : "") + "exceeds the limit of "
+                        + limits.maxRequestBytes() + " bytes; send fewer rows per request");
     }
 
     /** The stream's bytes, or null when there are more than {@code max}. */

@@ -13,11 +13,16 @@ import java.time.Duration;
  *                              it has with a continuation
  * @param idleTimeout           a connection idle (or a client not reading) this long is closed
  */
-public record RpcLimits(long maxRequestBytes, int maxMultiGetRows, int maxScanRows, long maxResponseBytes,
-        Duration requestTimeout, Duration idleTimeout) {
+public record RpcLimits(
+        long maxRequestBytes,
+        int maxMultiGetRows,
+        int maxScanRows,
+        long maxResponseBytes,
+        Duration requestTimeout,
+        Duration idleTimeout) {
 
-    public static final RpcLimits DEFAULTS = new RpcLimits(1 << 20, 1000, 10_000, 4L << 20, Duration.ofSeconds(30),
-            Duration.ofSeconds(30));
+    public static final RpcLimits DEFAULTS =
+            new RpcLimits(1 << 20, 1000, 10_000, 4L << 20, Duration.ofSeconds(30), Duration.ofSeconds(30));
 
     public RpcLimits {
         if (maxRequestBytes < 1024) {

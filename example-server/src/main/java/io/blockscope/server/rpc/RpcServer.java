@@ -1,15 +1,14 @@
 package io.blockscope.server.rpc;
 
 import io.blockscope.server.region.Tables;
+import java.net.URI;
+import java.util.Map;
+import java.util.function.Supplier;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
-
-import java.net.URI;
-import java.util.Map;
-import java.util.function.Supplier;
 
 /** The example server's HTTP front: Jetty 12 core (no servlets) around {@link RpcHandler}. */
 public final class RpcServer implements AutoCloseable {
@@ -30,8 +29,9 @@ public final class RpcServer implements AutoCloseable {
      * @param status   extra top-level entries for {@code /status} (server identity, cache statistics)
      * @param threads  most request threads
      */
-    public static RpcServer start(String host, int port, Tables tables, RpcLimits limits, Supplier<Map<String, Object>> status,
-            int threads) throws Exception {
+    public static RpcServer start(
+            String host, int port, Tables tables, RpcLimits limits, Supplier<Map<String, Object>> status, int threads)
+            throws Exception {
         QueuedThreadPool pool = new QueuedThreadPool(Math.max(threads, 8), Math.min(8, threads));
         pool.setName("rpc");
         Server server = new Server(pool);
@@ -43,7 +43,8 @@ public final class RpcServer implements AutoCloseable {
         connector.setPort(port);
         connector.setIdleTimeout(limits.idleTimeout().toMillis());
         server.addConnector(connector);
-        server.setHandler(new RpcHandler(tables, limits, status, Thread.currentThread().getContextClassLoader()));
+        server.setHandler(
+                new RpcHandler(tables, limits, status, Thread.currentThread().getContextClassLoader()));
         server.setStopTimeout(5_000);
         server.start();
         return new RpcServer(server, connector, host);

@@ -20,8 +20,10 @@ public final class CorruptStoreFileException extends IOException {
     }
 
     public CorruptStoreFileException(String file, long offset, String problem, Throwable cause) {
-        super("store file " + file + " is corrupt at offset " + offset + ": " + problem
-                + " (rewrite the file with `load`, or restore it from a good copy)", cause);
+        super(
+                "store file " + file + " is corrupt at offset " + offset + ": " + problem
+                        + " (rewrite the file with `load`, or restore it from a good copy)",
+                cause);
         this.file = file;
         this.offset = offset;
         this.problem = problem;

@@ -125,7 +125,10 @@ public final class DataBlockScanner {
     }
 
     private CorruptStoreFileException malformed(int at, MalformedCellException e) {
-        return new CorruptStoreFileException(file, blockOffset, "malformed cell at payload index " + at
-                + " of the data block: " + e.getMessage(), e);
+        return new CorruptStoreFileException(
+                file,
+                blockOffset,
+                "malformed cell at payload index " + at + " of the data block: " + e.getMessage(),
+                e);
     }
 }

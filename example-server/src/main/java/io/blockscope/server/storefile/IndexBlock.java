@@ -22,8 +22,10 @@ final class IndexBlock {
             throw corrupt("index block of " + data.capacity() + " bytes has no entry count");
         }
         this.count = data.getInt(0);
-        if (count < 0 || count > (data.capacity() - Integer.BYTES) / (Integer.BYTES + StoreFileFormat.INDEX_ENTRY_OVERHEAD)) {
-            throw corrupt("index block claims " + count + " entries, which do not fit its " + data.capacity() + " bytes");
+        if (count < 0
+                || count > (data.capacity() - Integer.BYTES) / (Integer.BYTES + StoreFileFormat.INDEX_ENTRY_OVERHEAD)) {
+            throw corrupt(
+                    "index block claims " + count + " entries, which do not fit its " + data.capacity() + " bytes");
         }
     }
 
@@ -47,7 +49,8 @@ final class IndexBlock {
 
     int compareRow(int entry, byte[] row, int offset, int length) throws CorruptStoreFileException {
         int start = entryStart(entry);
-        return ByteBuff.compareTo(data, start + StoreFileFormat.INDEX_ENTRY_OVERHEAD, rowLength(start), row, offset, length);
+        return ByteBuff.compareTo(
+                data, start + StoreFileFormat.INDEX_ENTRY_OVERHEAD, rowLength(start), row, offset, length);
     }
 
     /**
@@ -91,8 +94,8 @@ final class IndexBlock {
         int start = data.getInt(Integer.BYTES + entry * Integer.BYTES);
         int tableEnd = Integer.BYTES + count * Integer.BYTES;
         if (start < tableEnd || start > data.capacity() - StoreFileFormat.INDEX_ENTRY_OVERHEAD) {
-            throw corrupt("index entry " + entry + " starts at " + start + ", outside the entry area [" + tableEnd + ", "
-                    + data.capacity() + ")");
+            throw corrupt("index entry " + entry + " starts at " + start + ", outside the entry area [" + tableEnd
+                    + ", " + data.capacity() + ")");
         }
         return start;
     }

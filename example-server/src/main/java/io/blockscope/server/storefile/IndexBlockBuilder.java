@@ -7,8 +7,7 @@ import java.util.List;
 /** Collects index entries (first row, block offset, block size) and lays them out as an index payload. */
 final class IndexBlockBuilder {
 
-    private record Entry(byte[] row, long blockOffset, int blockSize) {
-    }
+    private record Entry(byte[] row, long blockOffset, int blockSize) {}
 
     private final List<Entry> entries = new ArrayList<>();
     private int payloadSize = Integer.BYTES;
@@ -41,7 +40,10 @@ final class IndexBlockBuilder {
             start += StoreFileFormat.INDEX_ENTRY_OVERHEAD + e.row().length;
         }
         for (Entry e : entries) {
-            out.putLong(e.blockOffset()).putInt(e.blockSize()).putShort((short) e.row().length).put(e.row());
+            out.putLong(e.blockOffset())
+                    .putInt(e.blockSize())
+                    .putShort((short) e.row().length)
+                    .put(e.row());
         }
         return out.array();
     }

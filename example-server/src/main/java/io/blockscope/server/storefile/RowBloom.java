@@ -17,7 +17,8 @@ import java.nio.ByteOrder;
  */
 final class RowBloom {
 
-    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG_LE =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long SEED = 0x2545F4914F6CDD1DL;
     private static final long M1 = 0x87C37B91114253D5L;
     private static final long M2 = 0x4CF5AD432745937FL;
@@ -36,7 +37,8 @@ final class RowBloom {
      */
     RowBloom(double falsePositiveRate, int chunkBytes) {
         if (!(falsePositiveRate > 0 && falsePositiveRate <= 0.5)) {
-            throw new IllegalArgumentException("bloom false-positive rate must be in (0, 0.5], got " + falsePositiveRate);
+            throw new IllegalArgumentException(
+                    "bloom false-positive rate must be in (0, 0.5], got " + falsePositiveRate);
         }
         if (chunkBytes < 64) {
             throw new IllegalArgumentException("bloom chunk size must be at least 64 bytes, got " + chunkBytes);
@@ -77,7 +79,10 @@ final class RowBloom {
     static boolean mightContain(ByteBuff chunk, long h1) {
         int hashCount = chunk.getInt(0);
         int bitCount = chunk.getInt(4);
-        if (hashCount < 1 || hashCount > 64 || bitCount <= 0 || (bitCount & 7) != 0
+        if (hashCount < 1
+                || hashCount > 64
+                || bitCount <= 0
+                || (bitCount & 7) != 0
                 || CHUNK_HEADER + bitCount / 8 != chunk.capacity()) {
             throw new IllegalStateException("bloom chunk header (hashes " + hashCount + ", bits " + bitCount
                     + ") does not match its " + chunk.capacity() + " bytes");

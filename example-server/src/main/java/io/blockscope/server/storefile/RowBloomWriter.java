@@ -11,8 +11,7 @@ import java.util.List;
  */
 final class RowBloomWriter {
 
-    record Chunk(byte[] firstRow, byte[] payload) {
-    }
+    record Chunk(byte[] firstRow, byte[] payload) {}
 
     private final RowBloom bloom;
     private final long[] hashes;

@@ -62,6 +62,5 @@ final class StoreFileFormat {
     /** Fixed bytes of an index entry besides its row: block offset, block size, row length. */
     static final int INDEX_ENTRY_OVERHEAD = Long.BYTES + Integer.BYTES + Short.BYTES;
 
-    private StoreFileFormat() {
-    }
+    private StoreFileFormat() {}
 }

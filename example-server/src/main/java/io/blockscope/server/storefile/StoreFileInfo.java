@@ -11,6 +11,11 @@ package io.blockscope.server.storefile;
  * @param dataSectionBytes     bytes of the data section (headers included)
  * @param fileSize             bytes of the whole file
  */
-public record StoreFileInfo(long cellCount, long rowCount, int dataBlockCount, int leafIndexBlockCount,
-        int bloomChunkCount, long dataSectionBytes, long fileSize) {
-}
+public record StoreFileInfo(
+        long cellCount,
+        long rowCount,
+        int dataBlockCount,
+        int leafIndexBlockCount,
+        int bloomChunkCount,
+        long dataSectionBytes,
+        long fileSize) {}

@@ -33,6 +33,7 @@ public final class StoreFileReader implements Closeable {
     private final String name;
     /** Replaced when a thread's interrupt closes it: see {@link #read}. */
     private volatile FileChannel channel;
+
     private volatile boolean closed;
     private final long fileSize;
     private final long trailerOffset;
@@ -47,17 +48,20 @@ public final class StoreFileReader implements Closeable {
         this.channel = channel;
         this.fileSize = channel.size();
         if (fileSize < StoreFileFormat.TRAILER_SIZE) {
-            throw new CorruptStoreFileException(name, 0, "file of " + fileSize + " bytes is smaller than the "
-                    + StoreFileFormat.TRAILER_SIZE + "-byte trailer: truncated, or not a blockscope store file");
+            throw new CorruptStoreFileException(
+                    name,
+                    0,
+                    "file of " + fileSize + " bytes is smaller than the " + StoreFileFormat.TRAILER_SIZE
+                            + "-byte trailer: truncated, or not a blockscope store file");
         }
         this.trailerOffset = fileSize - StoreFileFormat.TRAILER_SIZE;
         byte[] trailerBytes = new byte[StoreFileFormat.TRAILER_SIZE];
         readFully(ByteBuffer.wrap(trailerBytes), trailerOffset, trailerOffset);
         this.trailer = Trailer.decode(trailerBytes, name, trailerOffset);
-        this.rootIndex = new IndexBlock(readBlock(trailer.rootIndexOffset(), BlockType.INDEX).data(), name,
-                trailer.rootIndexOffset());
-        this.bloomIndex = new IndexBlock(readBlock(trailer.bloomIndexOffset(), BlockType.INDEX).data(), name,
-                trailer.bloomIndexOffset());
+        this.rootIndex = new IndexBlock(
+                readBlock(trailer.rootIndexOffset(), BlockType.INDEX).data(), name, trailer.rootIndexOffset());
+        this.bloomIndex = new IndexBlock(
+                readBlock(trailer.bloomIndexOffset(), BlockType.INDEX).data(), name, trailer.bloomIndexOffset());
         checkEntries(rootIndex, trailer.rootIndexOffset(), trailer.leafIndexBlockCount(), "leaf index");
         checkEntries(bloomIndex, trailer.bloomIndexOffset(), trailer.bloomChunkCount(), "bloom chunk");
     }
@@ -87,8 +91,14 @@ public final class StoreFileReader implements Closeable {
     }
 
     public StoreFileInfo info() {
-        return new StoreFileInfo(trailer.cellCount(), trailer.rowCount(), trailer.dataBlockCount(),
-                trailer.leafIndexBlockCount(), trailer.bloomChunkCount(), trailer.dataSectionEnd(), fileSize);
+        return new StoreFileInfo(
+                trailer.cellCount(),
+                trailer.rowCount(),
+                trailer.dataBlockCount(),
+                trailer.leafIndexBlockCount(),
+                trailer.bloomChunkCount(),
+                trailer.dataSectionEnd(),
+                fileSize);
     }
 
     /** The cache key of the block at {@code offset} of this file. */
@@ -120,8 +130,10 @@ public final class StoreFileReader implements Closeable {
         ByteBuffer h = ByteBuffer.wrap(header);
         BlockType type = BlockType.fromCode(header[0]);
         if (type == null) {
-            throw corrupt(offset, String.format("bad block magic 0x%02X, expected a block type code (%s)",
-                    header[0] & 0xFF, typeCodes()));
+            throw corrupt(
+                    offset,
+                    String.format(
+                            "bad block magic 0x%02X, expected a block type code (%s)", header[0] & 0xFF, typeCodes()));
         }
         if (type != expectedType) {
             throw corrupt(offset, "expected a " + expectedType + " block, found a " + type + " block");
@@ -129,8 +141,10 @@ public final class StoreFileReader implements Closeable {
         int payloadLength = h.getInt(1);
         long available = sectionEnd - offset - StoreFileFormat.BLOCK_HEADER_SIZE;
         if (payloadLength < 0 || payloadLength > available) {
-            throw corrupt(offset, "payload length " + payloadLength + " runs past the end of its section ("
-                    + available + " bytes left before offset " + sectionEnd + ")");
+            throw corrupt(
+                    offset,
+                    "payload length " + payloadLength + " runs past the end of its section (" + available
+                            + " bytes left before offset " + sectionEnd + ")");
         }
         byte[] payload = new byte[payloadLength];
         readFully(ByteBuffer.wrap(payload), offset + StoreFileFormat.BLOCK_HEADER_SIZE, offset);
@@ -139,8 +153,11 @@ public final class StoreFileReader implements Closeable {
         crc.update(payload);
         int expected = h.getInt(StoreFileFormat.BLOCK_HEADER_CHECKED);
         if ((int) crc.getValue() != expected) {
-            throw corrupt(offset, String.format("checksum mismatch in %s block of %d bytes: expected 0x%08X, actual 0x%08X",
-                    type, payloadLength, expected, (int) crc.getValue()));
+            throw corrupt(
+                    offset,
+                    String.format(
+                            "checksum mismatch in %s block of %d bytes: expected 0x%08X, actual 0x%08X",
+                            type, payloadLength, expected, (int) crc.getValue()));
         }
         return new Block(type, ByteBuff.wrap(payload), Block.MemoryType.EXCLUSIVE);
     }
@@ -196,10 +213,13 @@ public final class StoreFileReader implements Closeable {
             }
             long dataOffset = leaf.blockOffset(entry);
             int size = leaf.blockSize(entry);
-            if (dataOffset < 0 || size < StoreFileFormat.BLOCK_HEADER_SIZE
+            if (dataOffset < 0
+                    || size < StoreFileFormat.BLOCK_HEADER_SIZE
                     || dataOffset > trailer.dataSectionEnd() - size) {
-                throw corrupt(leafOffset, "index points past end: entry " + entry + " names a data block at " + dataOffset
-                        + " of " + size + " bytes, outside the data section [0, " + trailer.dataSectionEnd() + ")");
+                throw corrupt(
+                        leafOffset,
+                        "index points past end: entry " + entry + " names a data block at " + dataOffset + " of " + size
+                                + " bytes, outside the data section [0, " + trailer.dataSectionEnd() + ")");
             }
             return dataOffset;
         } finally {
@@ -237,7 +257,9 @@ public final class StoreFileReader implements Closeable {
         }
         if (block.type() != type) {
             blocks.returnBlock(key, block);
-            throw corrupt(key.offset(), "expected a " + type + " block, the block source returned a " + block.type() + " block");
+            throw corrupt(
+                    key.offset(),
+                    "expected a " + type + " block, the block source returned a " + block.type() + " block");
         }
         return block;
     }
@@ -275,17 +297,21 @@ public final class StoreFileReader implements Closeable {
     private void checkEntries(IndexBlock index, long indexOffset, int expectedCount, String what)
             throws CorruptStoreFileException {
         if (index.entryCount() != expectedCount) {
-            throw corrupt(indexOffset, "index lists " + index.entryCount() + " " + what + " blocks, the trailer says "
-                    + expectedCount);
+            throw corrupt(
+                    indexOffset,
+                    "index lists " + index.entryCount() + " " + what + " blocks, the trailer says " + expectedCount);
         }
         for (int i = 0; i < index.entryCount(); i++) {
             long offset = index.blockOffset(i);
             int size = index.blockSize(i);
-            if (offset < trailer.dataSectionEnd() || size < StoreFileFormat.BLOCK_HEADER_SIZE
+            if (offset < trailer.dataSectionEnd()
+                    || size < StoreFileFormat.BLOCK_HEADER_SIZE
                     || offset > trailer.rootIndexOffset() - size) {
-                throw corrupt(indexOffset, "index points past end: entry " + i + " names a " + what + " block at "
-                        + offset + " of " + size + " bytes, outside [" + trailer.dataSectionEnd() + ", "
-                        + trailer.rootIndexOffset() + ")");
+                throw corrupt(
+                        indexOffset,
+                        "index points past end: entry " + i + " names a " + what + " block at "
+                                + offset + " of " + size + " bytes, outside [" + trailer.dataSectionEnd() + ", "
+                                + trailer.rootIndexOffset() + ")");
             }
         }
     }
@@ -296,8 +322,10 @@ public final class StoreFileReader implements Closeable {
         while (dst.hasRemaining()) {
             int n = read(dst, at);
             if (n < 0) {
-                throw corrupt(blockOffset, "truncated at " + (wanted - dst.remaining()) + " of " + wanted
-                        + " bytes read from file offset " + filePosition + " (the file now ends at " + channel.size() + ")");
+                throw corrupt(
+                        blockOffset,
+                        "truncated at " + (wanted - dst.remaining()) + " of " + wanted + " bytes read from file offset "
+                                + filePosition + " (the file now ends at " + channel.size() + ")");
             }
             at += n;
         }

@@ -51,6 +51,7 @@ public final class StoreFileWriter implements Closeable {
 
     /** The data block being filled: header room, then the payload. */
     private byte[] block;
+
     private int blockLength = StoreFileFormat.BLOCK_HEADER_SIZE;
     private byte[] blockFirstRow;
     private final List<byte[]> dataFirstRows = new ArrayList<>();
@@ -67,8 +68,8 @@ public final class StoreFileWriter implements Closeable {
     private StoreFileWriter(Builder b) throws IOException {
         this.path = b.path;
         if (Files.exists(path)) {
-            throw new FileAlreadyExistsException(path.toString(), null,
-                    "store files are immutable: delete the old file or write to a new name");
+            throw new FileAlreadyExistsException(
+                    path.toString(), null, "store files are immutable: delete the old file or write to a new name");
         }
         Path dir = path.toAbsolutePath().getParent();
         this.tempPath = Files.createTempFile(dir, path.getFileName().toString() + ".", ".writing");
@@ -214,15 +215,28 @@ public final class StoreFileWriter implements Closeable {
             long rootOffset = writeBlock(BlockType.INDEX, root.toPayload());
             long bloomIndexOffset = writeBlock(BlockType.INDEX, bloomIndex.toPayload());
 
-            Trailer trailer = new Trailer(dataFirstRows.size(), root.entryCount(), chunks.size(), dataSectionEnd,
-                    rootOffset, bloomIndexOffset, cellCount, rowCount);
+            Trailer trailer = new Trailer(
+                    dataFirstRows.size(),
+                    root.entryCount(),
+                    chunks.size(),
+                    dataSectionEnd,
+                    rootOffset,
+                    bloomIndexOffset,
+                    cellCount,
+                    rowCount);
             write(trailer.encode(), StoreFileFormat.TRAILER_SIZE);
             channel.force(true);
             channel.close();
             moveIntoPlace();
             finished = true;
-            return new StoreFileInfo(cellCount, rowCount, dataFirstRows.size(), root.entryCount(), chunks.size(),
-                    dataSectionEnd, position);
+            return new StoreFileInfo(
+                    cellCount,
+                    rowCount,
+                    dataFirstRows.size(),
+                    root.entryCount(),
+                    chunks.size(),
+                    dataSectionEnd,
+                    position);
         } finally {
             if (!finished) {
                 close();
@@ -325,8 +339,8 @@ public final class StoreFileWriter implements Closeable {
 
     private void checkOpen() {
         if (finished || closed) {
-            throw new IllegalStateException("store file writer for " + path + " is already "
-                    + (finished ? "finished" : "closed"));
+            throw new IllegalStateException(
+                    "store file writer for " + path + " is already " + (finished ? "finished" : "closed"));
         }
     }
 }

@@ -6,8 +6,15 @@ import java.util.HexFormat;
 import java.util.zip.CRC32C;
 
 /** The fixed-size trailer (see {@link StoreFileFormat}): encoding, and decoding with every check. */
-record Trailer(int dataBlockCount, int leafIndexBlockCount, int bloomChunkCount, long dataSectionEnd,
-        long rootIndexOffset, long bloomIndexOffset, long cellCount, long rowCount) {
+record Trailer(
+        int dataBlockCount,
+        int leafIndexBlockCount,
+        int bloomChunkCount,
+        long dataSectionEnd,
+        long rootIndexOffset,
+        long bloomIndexOffset,
+        long cellCount,
+        long rowCount) {
 
     private static final int CHECKED_BYTES = StoreFileFormat.TRAILER_SIZE - Integer.BYTES;
 
@@ -38,23 +45,39 @@ record Trailer(int dataBlockCount, int leafIndexBlockCount, int bloomChunkCount,
         ByteBuffer in = ByteBuffer.wrap(bytes);
         byte[] magic = Arrays.copyOf(bytes, StoreFileFormat.TRAILER_MAGIC.length);
         if (!Arrays.equals(magic, StoreFileFormat.TRAILER_MAGIC)) {
-            throw new CorruptStoreFileException(file, trailerOffset, "bad trailer magic 0x" + HexFormat.of().formatHex(magic)
-                    + ", expected \"BSCOPESF\": the file is truncated or is not a blockscope store file");
+            throw new CorruptStoreFileException(
+                    file,
+                    trailerOffset,
+                    "bad trailer magic 0x" + HexFormat.of().formatHex(magic)
+                            + ", expected \"BSCOPESF\": the file is truncated or is not a blockscope store file");
         }
         int version = in.getInt(8);
         if (version != StoreFileFormat.VERSION) {
-            throw new CorruptStoreFileException(file, trailerOffset, "bad trailer version " + version
-                    + ", this reader understands version " + StoreFileFormat.VERSION);
+            throw new CorruptStoreFileException(
+                    file,
+                    trailerOffset,
+                    "bad trailer version " + version + ", this reader understands version " + StoreFileFormat.VERSION);
         }
         CRC32C crc = new CRC32C();
         crc.update(bytes, 0, CHECKED_BYTES);
         int expected = in.getInt(CHECKED_BYTES);
         if ((int) crc.getValue() != expected) {
-            throw new CorruptStoreFileException(file, trailerOffset, String.format(
-                    "trailer checksum mismatch: expected 0x%08X, actual 0x%08X", expected, (int) crc.getValue()));
+            throw new CorruptStoreFileException(
+                    file,
+                    trailerOffset,
+                    String.format(
+                            "trailer checksum mismatch: expected 0x%08X, actual 0x%08X",
+                            expected, (int) crc.getValue()));
         }
-        Trailer t = new Trailer(in.getInt(12), in.getInt(16), in.getInt(20), in.getLong(24), in.getLong(32),
-                in.getLong(40), in.getLong(48), in.getLong(56));
+        Trailer t = new Trailer(
+                in.getInt(12),
+                in.getInt(16),
+                in.getInt(20),
+                in.getLong(24),
+                in.getLong(32),
+                in.getLong(40),
+                in.getLong(48),
+                in.getLong(56));
         t.checkLayout(file, trailerOffset);
         return t;
     }
@@ -63,11 +86,16 @@ record Trailer(int dataBlockCount, int leafIndexBlockCount, int bloomChunkCount,
         if (dataBlockCount < 0 || leafIndexBlockCount < 0 || bloomChunkCount < 0 || cellCount < 0 || rowCount < 0) {
             throw new CorruptStoreFileException(file, trailerOffset, "trailer holds a negative count: " + this);
         }
-        if (dataSectionEnd < 0 || dataSectionEnd > rootIndexOffset || rootIndexOffset >= bloomIndexOffset
+        if (dataSectionEnd < 0
+                || dataSectionEnd > rootIndexOffset
+                || rootIndexOffset >= bloomIndexOffset
                 || bloomIndexOffset >= trailerOffset) {
-            throw new CorruptStoreFileException(file, trailerOffset, "trailer points past end: sections must satisfy"
-                    + " dataEnd (" + dataSectionEnd + ") <= rootIndex (" + rootIndexOffset + ") < bloomIndex ("
-                    + bloomIndexOffset + ") < trailer (" + trailerOffset + ")");
+            throw new CorruptStoreFileException(
+                    file,
+                    trailerOffset,
+                    "trailer points past end: sections must satisfy"
+                            + " dataEnd (" + dataSectionEnd + ") <= rootIndex (" + rootIndexOffset + ") < bloomIndex ("
+                            + bloomIndexOffset + ") < trailer (" + trailerOffset + ")");
         }
     }
 }

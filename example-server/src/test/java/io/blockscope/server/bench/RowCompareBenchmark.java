@@ -99,7 +99,8 @@ public class RowCompareBenchmark {
         }
         ByteBuffer direct = ByteBuffer.allocateDirect(length).put(0, block, 0, length);
         directBlock = direct;
-        blockScanner = new DataBlockScanner(new Block(BlockType.DATA, ByteBuff.wrap(direct), Block.MemoryType.SHARED),
+        blockScanner = new DataBlockScanner(
+                new Block(BlockType.DATA, ByteBuff.wrap(direct), Block.MemoryType.SHARED),
                 new BlockCacheKey("bench", 0));
     }
 
@@ -247,18 +248,33 @@ public class RowCompareBenchmark {
     private static final class SliceViews {
 
         static int compareKeys(BufferedKeyValue a, ArrayCell b) {
-            int c = compare(a.getRowByteBuffer(), a.getRowPosition(), a.getRowLength(),
-                    b.getRowArray(), b.getRowOffset(), b.getRowLength());
+            int c = compare(
+                    a.getRowByteBuffer(),
+                    a.getRowPosition(),
+                    a.getRowLength(),
+                    b.getRowArray(),
+                    b.getRowOffset(),
+                    b.getRowLength());
             if (c != 0) {
                 return c;
             }
-            c = compare(a.getFamilyByteBuffer(), a.getFamilyPosition(), a.getFamilyLength(),
-                    b.getFamilyArray(), b.getFamilyOffset(), b.getFamilyLength());
+            c = compare(
+                    a.getFamilyByteBuffer(),
+                    a.getFamilyPosition(),
+                    a.getFamilyLength(),
+                    b.getFamilyArray(),
+                    b.getFamilyOffset(),
+                    b.getFamilyLength());
             if (c != 0) {
                 return c;
             }
-            c = compare(a.getQualifierByteBuffer(), a.getQualifierPosition(), a.getQualifierLength(),
-                    b.getQualifierArray(), b.getQualifierOffset(), b.getQualifierLength());
+            c = compare(
+                    a.getQualifierByteBuffer(),
+                    a.getQualifierPosition(),
+                    a.getQualifierLength(),
+                    b.getQualifierArray(),
+                    b.getQualifierOffset(),
+                    b.getQualifierLength());
             if (c != 0) {
                 return c;
             }
@@ -267,7 +283,8 @@ public class RowCompareBenchmark {
 
         static int compare(ByteBuffer a, int aPos, int aLength, byte[] b, int bOffset, int bLength) {
             int common = Math.min(aLength, bLength);
-            int i = a.slice(aPos, common).mismatch(ByteBuffer.wrap(b, bOffset, common).slice());
+            int i = a.slice(aPos, common)
+                    .mismatch(ByteBuffer.wrap(b, bOffset, common).slice());
             if (i >= 0) {
                 return Byte.toUnsignedInt(a.get(aPos + i)) - Byte.toUnsignedInt(b[bOffset + i]);
             }

@@ -36,14 +36,19 @@ class ByteBuffCompareTest {
                 int bFrom = random.nextInt(3);
                 int aLength = a.length - aFrom - random.nextInt(2);
                 int bLength = b.length - bFrom - random.nextInt(2);
-                int expected = Integer.signum(Arrays.compareUnsigned(a, aFrom, aFrom + aLength, b, bFrom, bFrom + bLength));
+                int expected =
+                        Integer.signum(Arrays.compareUnsigned(a, aFrom, aFrom + aLength, b, bFrom, bFrom + bLength));
 
                 ByteBuff va = left.of(a);
                 ByteBuff vb = right.of(b);
                 String what = left + " vs " + right + ": " + hex(a, aFrom, aLength) + " ? " + hex(b, bFrom, bLength);
-                assertEquals(expected, Integer.signum(ByteBuff.compareTo(va, aFrom, aLength, vb, bFrom, bLength)), what);
-                assertEquals(-expected, Integer.signum(ByteBuff.compareTo(vb, bFrom, bLength, va, aFrom, aLength)), what);
-                assertEquals(expected, Integer.signum(ByteBuff.compareTo(va, aFrom, aLength, b, bFrom, bLength)),
+                assertEquals(
+                        expected, Integer.signum(ByteBuff.compareTo(va, aFrom, aLength, vb, bFrom, bLength)), what);
+                assertEquals(
+                        -expected, Integer.signum(ByteBuff.compareTo(vb, bFrom, bLength, va, aFrom, aLength)), what);
+                assertEquals(
+                        expected,
+                        Integer.signum(ByteBuff.compareTo(va, aFrom, aLength, b, bFrom, bLength)),
                         what + " (against the array)");
             }
         }
@@ -56,7 +61,9 @@ class ByteBuffCompareTest {
         ByteBuff low = kind.of(new byte[] {1, 0x7F, 0});
         assertTrue(ByteBuff.compareTo(high, 0, 3, low, 0, 3) > 0, "0x80 sorts after 0x7F");
         assertTrue(ByteBuff.compareTo(low, 0, 3, high, 0, 3) < 0);
-        assertTrue(ByteBuff.compareTo(kind.of(new byte[] {(byte) 0xFF}), 0, 1, new byte[] {0}, 0, 1) > 0, "0xFF after 0x00");
+        assertTrue(
+                ByteBuff.compareTo(kind.of(new byte[] {(byte) 0xFF}), 0, 1, new byte[] {0}, 0, 1) > 0,
+                "0xFF after 0x00");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -84,7 +91,8 @@ class ByteBuffCompareTest {
                 b[diff] = (byte) 0x90;
                 ByteBuff va = TestBuffers.straddling(a, boundary);
                 ByteBuff vb = TestBuffers.straddling(b, 135 - boundary);
-                assertTrue(ByteBuff.compareTo(va, 0, 135, vb, 0, 135) < 0, "boundary " + boundary + ", diff at " + diff);
+                assertTrue(
+                        ByteBuff.compareTo(va, 0, 135, vb, 0, 135) < 0, "boundary " + boundary + ", diff at " + diff);
                 assertTrue(ByteBuff.compareTo(vb, 0, 135, va, 0, 135) > 0);
                 assertTrue(ByteBuff.compareTo(vb, 0, 135, a, 0, 135) > 0);
                 assertEquals(0, ByteBuff.compareTo(va, 0, 135, TestBuffers.direct(a), 0, 135));
@@ -134,8 +142,14 @@ class ByteBuffCompareTest {
                         int j = r.nextInt(keys.length);
                         int length = 1 + r.nextInt(64);
                         int expected = Integer.signum(Arrays.compareUnsigned(keys[i], 0, length, keys[j], 0, length));
-                        wrong += Integer.signum(ByteBuffers.compare(direct[i], 8, length, direct[j], 8, length)) != expected ? 1 : 0;
-                        wrong += Integer.signum(ByteBuffers.compare(direct[i], 8, length, keys[j], 0, length)) != expected ? 1 : 0;
+                        wrong += Integer.signum(ByteBuffers.compare(direct[i], 8, length, direct[j], 8, length))
+                                        != expected
+                                ? 1
+                                : 0;
+                        wrong += Integer.signum(ByteBuffers.compare(direct[i], 8, length, keys[j], 0, length))
+                                        != expected
+                                ? 1
+                                : 0;
                     }
                     return wrong;
                 }));

@@ -184,10 +184,15 @@ class ByteBuffTest {
 
     @Test
     void multiViewsRejectMixedMemoryAndSkipEmptyPieces() {
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> ByteBuff.wrap(ByteBuffer.allocate(4), ByteBuffer.allocateDirect(4)));
-        ByteBuff b = ByteBuff.wrap(ByteBuffer.allocate(0), ByteBuffer.wrap(new byte[] {1, 2}), ByteBuffer.allocate(0),
-                ByteBuffer.allocate(0), ByteBuffer.wrap(new byte[] {3}));
+        ByteBuff b = ByteBuff.wrap(
+                ByteBuffer.allocate(0),
+                ByteBuffer.wrap(new byte[] {1, 2}),
+                ByteBuffer.allocate(0),
+                ByteBuffer.allocate(0),
+                ByteBuffer.wrap(new byte[] {3}));
         assertEquals(3, b.capacity());
         assertEquals(2, b.bufferCount());
         assertEquals(2, b.get(1));

@@ -14,8 +14,7 @@ public final class TestBuffers {
 
     public static final int BUCKET = 4 * 1024 * 1024;
 
-    private TestBuffers() {
-    }
+    private TestBuffers() {}
 
     /** A named way of laying {@code bytes} out as a view. */
     public record Kind(String name, Function<byte[], ByteBuff> factory) {
@@ -34,7 +33,9 @@ public final class TestBuffers {
         kinds.add(new Kind("single heap", b -> ByteBuff.wrap(b.clone())));
         kinds.add(new Kind("single heap, array offset 7", TestBuffers::heapWithOffset));
         kinds.add(new Kind("single direct", TestBuffers::direct));
-        kinds.add(new Kind("single read-only heap", b -> ByteBuff.wrap(ByteBuffer.wrap(b.clone()).asReadOnlyBuffer())));
+        kinds.add(new Kind(
+                "single read-only heap",
+                b -> ByteBuff.wrap(ByteBuffer.wrap(b.clone()).asReadOnlyBuffer())));
         kinds.add(new Kind("multi heap, 3 pieces", b -> split(b, false, b.length / 3, 1)));
         kinds.add(new Kind("multi direct, 3 pieces", b -> split(b, true, b.length / 3, 1)));
         kinds.add(new Kind("multi direct, empty piece", b -> split(b, true, b.length / 2, 0)));
@@ -59,7 +60,9 @@ public final class TestBuffers {
     public static ByteBuff split(byte[] bytes, boolean direct, int first, int second) {
         first = Math.min(first, bytes.length);
         second = Math.min(second, bytes.length - first);
-        return ByteBuff.wrap(piece(bytes, 0, first, direct), piece(bytes, first, second, direct),
+        return ByteBuff.wrap(
+                piece(bytes, 0, first, direct),
+                piece(bytes, first, second, direct),
                 piece(bytes, first + second, bytes.length - first - second, direct));
     }
 
@@ -89,8 +92,8 @@ public final class TestBuffers {
         ByteBuffer second = POOL[next++ % POOL.length];
         first.put(BUCKET - beforeBoundary, bytes, 0, beforeBoundary);
         second.put(0, bytes, beforeBoundary, bytes.length - beforeBoundary);
-        return ByteBuff.wrap(first.slice(BUCKET - beforeBoundary, beforeBoundary),
-                second.slice(0, bytes.length - beforeBoundary));
+        return ByteBuff.wrap(
+                first.slice(BUCKET - beforeBoundary, beforeBoundary), second.slice(0, bytes.length - beforeBoundary));
     }
 
     private static final ByteBuffer[] POOL = new ByteBuffer[8];

@@ -55,7 +55,8 @@ class BlockCachesTest {
     @Test
     void combinedDeploysPutTheirL2OnTheirEngine() {
         for (CacheDeploy deploy : List.of(CacheDeploy.CBC_OFFHEAP, CacheDeploy.CBC_ONHEAP, CacheDeploy.CBC_FILE)) {
-            CacheConfig config = config(deploy).readPathMode(ReadPathMode.COPY).filePath(dir).build();
+            CacheConfig config =
+                    config(deploy).readPathMode(ReadPathMode.COPY).filePath(dir).build();
             BlockCache cache = BlockCaches.create(config);
             BucketCache l2 = BlockCaches.l2Of(cache).orElseThrow();
             assertEquals(deploy.l2Engine().orElseThrow(), l2.ioEngine().type());
@@ -73,7 +74,8 @@ class BlockCachesTest {
 
     @Test
     void theFileDeployMakesAndRemovesItsFileInADirectory() throws IOException {
-        BlockCache cache = BlockCaches.create(config(CacheDeploy.CBC_FILE).filePath(dir).build());
+        BlockCache cache =
+                BlockCaches.create(config(CacheDeploy.CBC_FILE).filePath(dir).build());
         BucketCache l2 = BlockCaches.l2Of(cache).orElseThrow();
         Path file = ((FileIOEngine) l2.ioEngine()).file();
         assertEquals(dir, file.getParent());
@@ -87,7 +89,8 @@ class BlockCachesTest {
     @Test
     void anExistingFileIsUsedAndKept() throws IOException {
         Path file = Files.write(dir.resolve("mine.cache"), new byte[10]);
-        BlockCache cache = BlockCaches.create(config(CacheDeploy.CBC_FILE).filePath(file).build());
+        BlockCache cache =
+                BlockCaches.create(config(CacheDeploy.CBC_FILE).filePath(file).build());
         assertEquals(5 * BUCKET, Files.size(file));
         cache.shutdown();
         assertTrue(Files.exists(file), "a file the cache did not create is not deleted");
@@ -101,17 +104,23 @@ class BlockCachesTest {
     void anUnwritableFileIsExplained() throws IOException {
         Path blocker = Files.createFile(dir.resolve("not-a-dir"));
         Path impossible = blocker.resolve("cache");
-        String message = assertThrows(IllegalArgumentException.class,
-                () -> BlockCaches.create(config(CacheDeploy.CBC_FILE).filePath(impossible).build())).getMessage();
+        String message = assertThrows(
+                        IllegalArgumentException.class,
+                        () -> BlockCaches.create(config(CacheDeploy.CBC_FILE)
+                                .filePath(impossible)
+                                .build()))
+                .getMessage();
         assertTrue(message.contains(impossible.toString()) && message.contains("writable"), message);
     }
 
     @Test
     void theDefaultFileLivesInSharedMemoryOrTheTempDirectory() {
-        BucketCache l2 = BlockCaches.createBucketCache(config(CacheDeploy.CBC_FILE).build());
+        BucketCache l2 =
+                BlockCaches.createBucketCache(config(CacheDeploy.CBC_FILE).build());
         try {
             Path file = ((FileIOEngine) l2.ioEngine()).file();
-            Path expected = Files.isWritable(Path.of("/dev/shm")) ? Path.of("/dev/shm")
+            Path expected = Files.isWritable(Path.of("/dev/shm"))
+                    ? Path.of("/dev/shm")
                     : Path.of(System.getProperty("java.io.tmpdir"));
             assertEquals(expected, file.getParent());
             assertTrue(Files.exists(file));
@@ -122,8 +131,11 @@ class BlockCachesTest {
 
     @Test
     void aDeployWithoutL2HasNoBucketCacheToCreate() {
-        String message = assertThrows(IllegalArgumentException.class,
-                () -> BlockCaches.createBucketCache(config(CacheDeploy.LRU).build())).getMessage();
+        String message = assertThrows(
+                        IllegalArgumentException.class,
+                        () -> BlockCaches.createBucketCache(
+                                config(CacheDeploy.LRU).build()))
+                .getMessage();
         assertTrue(message.contains("has no L2"), message);
     }
 
@@ -131,7 +143,8 @@ class BlockCachesTest {
     public static final class OffheapProbe {
         public static void main(String[] args) {
             try {
-                BlockCaches.create(CacheConfig.builder().l2Size(64L << 20).build()).shutdown();
+                BlockCaches.create(CacheConfig.builder().l2Size(64L << 20).build())
+                        .shutdown();
                 System.out.println("created");
             } catch (IllegalArgumentException e) {
                 System.out.println(e.getMessage());
@@ -142,9 +155,15 @@ class BlockCachesTest {
     @Test
     void anL2BeyondTheDirectMemoryLimitFailsWithAHint() throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process child = new ProcessBuilder(java.toString(), "-XX:MaxDirectMemorySize=16m", "-Xmx64m",
-                "-cp", System.getProperty("java.class.path"), OffheapProbe.class.getName())
-                .redirectErrorStream(true).start();
+        Process child = new ProcessBuilder(
+                        java.toString(),
+                        "-XX:MaxDirectMemorySize=16m",
+                        "-Xmx64m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        OffheapProbe.class.getName())
+                .redirectErrorStream(true)
+                .start();
         try {
             String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child JVM did not finish");

@@ -35,9 +35,12 @@ class CacheConfigTest {
 
     @Test
     void labelsAreTheContractNames() {
-        assertEquals(List.of("lru", "cbc-offheap", "cbc-onheap", "cbc-file", "meta-only"),
+        assertEquals(
+                List.of("lru", "cbc-offheap", "cbc-onheap", "cbc-file", "meta-only"),
                 Arrays.stream(CacheDeploy.values()).map(CacheDeploy::label).toList());
-        assertEquals(List.of("copy", "zero-copy"), Arrays.stream(ReadPathMode.values()).map(ReadPathMode::label).toList());
+        assertEquals(
+                List.of("copy", "zero-copy"),
+                Arrays.stream(ReadPathMode.values()).map(ReadPathMode::label).toList());
         for (CacheDeploy d : CacheDeploy.values()) {
             assertEquals(d, CacheDeploy.fromLabel(d.label()));
         }
@@ -52,7 +55,9 @@ class CacheConfigTest {
     @Test
     void unknownNamesListTheAcceptedOnes() {
         String deploy = failure(() -> CacheDeploy.fromLabel("cbc"));
-        assertTrue(deploy.contains("'cbc'") && deploy.contains("lru, cbc-offheap, cbc-onheap, cbc-file, meta-only"), deploy);
+        assertTrue(
+                deploy.contains("'cbc'") && deploy.contains("lru, cbc-offheap, cbc-onheap, cbc-file, meta-only"),
+                deploy);
         String engine = failure(() -> IOEngineType.fromLabel("mmap"));
         assertTrue(engine.contains("'mmap'") && engine.contains("offheap, heap, file"), engine);
         String mode = failure(() -> ReadPathMode.fromLabel("zerocopy"));
@@ -77,29 +82,48 @@ class CacheConfigTest {
     @Test
     void anL2SmallerThanOneBucketIsRefused() {
         String message = failure(() -> CacheConfig.builder().l2Size(1 << 20).build());
-        assertTrue(message.contains("smaller than one bucket") && message.contains(String.valueOf(4 * 513 * 1024)), message);
+        assertTrue(
+                message.contains("smaller than one bucket") && message.contains(String.valueOf(4 * 513 * 1024)),
+                message);
         assertTrue(message.contains("raise the L2 size"), message);
         // the deploys without L2 ignore it
-        assertEquals(1 << 20, CacheConfig.builder().deploy(CacheDeploy.LRU).l2Size(1 << 20).build().l2Size());
+        assertEquals(
+                1 << 20,
+                CacheConfig.builder()
+                        .deploy(CacheDeploy.LRU)
+                        .l2Size(1 << 20)
+                        .build()
+                        .l2Size());
         // smaller classes make smaller buckets
-        CacheConfig small = CacheConfig.builder().l2Size(1 << 20).bucketSizes(4096, 65536).build();
+        CacheConfig small =
+                CacheConfig.builder().l2Size(1 << 20).bucketSizes(4096, 65536).build();
         assertEquals(1 << 20, small.l2Size());
     }
 
     @Test
     void anIoEngineMustAgreeWithTheDeploy() {
-        String mismatch = failure(() -> CacheConfig.builder().deploy(CacheDeploy.CBC_OFFHEAP).ioEngine(IOEngineType.HEAP).build());
+        String mismatch = failure(() -> CacheConfig.builder()
+                .deploy(CacheDeploy.CBC_OFFHEAP)
+                .ioEngine(IOEngineType.HEAP)
+                .build());
         assertTrue(mismatch.contains("contradicts deploy cbc-offheap"), mismatch);
-        String noL2 = failure(() -> CacheConfig.builder().deploy(CacheDeploy.META_ONLY).ioEngine(IOEngineType.FILE).build());
+        String noL2 = failure(() -> CacheConfig.builder()
+                .deploy(CacheDeploy.META_ONLY)
+                .ioEngine(IOEngineType.FILE)
+                .build());
         assertTrue(noL2.contains("has no L2"), noL2);
-        CacheConfig agreeing = CacheConfig.builder().deploy(CacheDeploy.CBC_FILE).ioEngine(IOEngineType.FILE).build();
+        CacheConfig agreeing = CacheConfig.builder()
+                .deploy(CacheDeploy.CBC_FILE)
+                .ioEngine(IOEngineType.FILE)
+                .build();
         assertEquals(Optional.of(IOEngineType.FILE), agreeing.ioEngine());
     }
 
     @Test
     void otherBadSettingsAreExplained() {
         assertTrue(failure(() -> CacheConfig.builder().l1Size(0).build()).contains("L1 size must be positive"));
-        assertTrue(failure(() -> CacheConfig.builder().bucketSizes(8192, 4096).build()).contains("ascending"));
+        assertTrue(failure(() -> CacheConfig.builder().bucketSizes(8192, 4096).build())
+                .contains("ascending"));
     }
 
     @Test

@@ -21,17 +21,19 @@ public final class ConcurrentRun {
 
     /** Adds a thread repeating {@code step}, fed a random generator seeded with {@code seed}. */
     public ConcurrentRun repeat(String name, long seed, Consumer<SplittableRandom> step) {
-        threads.add(new Thread(() -> {
-            SplittableRandom random = new SplittableRandom(seed);
-            try {
-                while (!stop.get()) {
-                    step.accept(random);
-                }
-            } catch (Throwable t) {
-                failures.add(t);
-                stop.set(true);
-            }
-        }, name));
+        threads.add(new Thread(
+                () -> {
+                    SplittableRandom random = new SplittableRandom(seed);
+                    try {
+                        while (!stop.get()) {
+                            step.accept(random);
+                        }
+                    } catch (Throwable t) {
+                        failures.add(t);
+                        stop.set(true);
+                    }
+                },
+                name));
         return this;
     }
 

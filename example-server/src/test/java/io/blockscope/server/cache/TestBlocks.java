@@ -14,8 +14,7 @@ public final class TestBlocks {
     /** Smallest block: tag plus checksum. */
     public static final int MIN_LENGTH = Long.BYTES + Integer.BYTES;
 
-    private TestBlocks() {
-    }
+    private TestBlocks() {}
 
     public static BlockCacheKey key(int id) {
         return new BlockCacheKey("store-" + (id % 3), id * 65_536L);

@@ -11,15 +11,20 @@ import org.junit.jupiter.api.Test;
 /** The buffer accessors point into the block; the array accessors fall back to counted copies. */
 class ByteBufferCellTest {
 
-    private static final ArrayCell CELL = ArrayCell.of("row".getBytes(), "fam".getBytes(), "qual".getBytes(), 77,
-            "value".getBytes(), "tg".getBytes());
+    private static final ArrayCell CELL = ArrayCell.of(
+            "row".getBytes(), "fam".getBytes(), "qual".getBytes(), 77, "value".getBytes(), "tg".getBytes());
 
     @Test
     void bufferAccessorsShareTheBlockBuffer() {
         BufferedKeyValue kv = TestCells.buffered(CELL, true);
         ByteBuffer b = kv.buffer();
-        for (ByteBuffer component : new ByteBuffer[] {kv.getRowByteBuffer(), kv.getFamilyByteBuffer(),
-                kv.getQualifierByteBuffer(), kv.getValueByteBuffer(), kv.getTagsByteBuffer()}) {
+        for (ByteBuffer component : new ByteBuffer[] {
+            kv.getRowByteBuffer(),
+            kv.getFamilyByteBuffer(),
+            kv.getQualifierByteBuffer(),
+            kv.getValueByteBuffer(),
+            kv.getTagsByteBuffer()
+        }) {
             assertSame(b, component, "no duplicate or slice per component");
         }
         assertEquals(5 + 12, kv.getRowPosition());

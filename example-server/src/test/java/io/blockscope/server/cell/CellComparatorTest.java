@@ -51,8 +51,14 @@ class CellComparatorTest {
                     Cell a = left.of(SORTED.get(i));
                     Cell b = right.of(SORTED.get(j));
                     String what = left + " " + a + " vs " + right + " " + b;
-                    assertEquals(Integer.signum(Integer.compare(i, j)), Integer.signum(CellComparator.compareKeys(a, b)), what);
-                    assertEquals(Integer.signum(Integer.compare(i, j)), Integer.signum(CellComparator.INSTANCE.compare(a, b)), what);
+                    assertEquals(
+                            Integer.signum(Integer.compare(i, j)),
+                            Integer.signum(CellComparator.compareKeys(a, b)),
+                            what);
+                    assertEquals(
+                            Integer.signum(Integer.compare(i, j)),
+                            Integer.signum(CellComparator.INSTANCE.compare(a, b)),
+                            what);
                 }
             }
         }

@@ -22,8 +22,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class KeyValueCodecTest {
 
-    private static final ArrayCell FULL = ArrayCell.of("row-42".getBytes(), "family".getBytes(), "qualifier".getBytes(),
-            0x0102030405060708L, "the value".getBytes(), new byte[] {9, 8, 7});
+    private static final ArrayCell FULL = ArrayCell.of(
+            "row-42".getBytes(),
+            "family".getBytes(),
+            "qualifier".getBytes(),
+            0x0102030405060708L,
+            "the value".getBytes(),
+            new byte[] {9, 8, 7});
 
     static List<TestCells.Kind> kinds() {
         return TestCells.kinds();
@@ -103,7 +108,8 @@ class KeyValueCodecTest {
 
         Cell straddling = KeyValueCodec.decodeBuffered(TestBuffers.straddling(bytes, 20), 0);
         assertInstanceOf(ArrayCell.class, straddling, "a cell across two buffers is copied");
-        Cell inSecondBucket = KeyValueCodec.decodeBuffered(TestBuffers.straddling(concat(bytes, bytes), 3), bytes.length);
+        Cell inSecondBucket =
+                KeyValueCodec.decodeBuffered(TestBuffers.straddling(concat(bytes, bytes), 3), bytes.length);
         assertInstanceOf(BufferedKeyValue.class, inSecondBucket, "a cell inside one bucket is not copied");
         for (Cell c : List.of(heap, direct, sharedHeap, straddling, inSecondBucket)) {
             assertTrue(Cells.equals(FULL, c), c.toString());
@@ -118,8 +124,12 @@ class KeyValueCodecTest {
         for (int i = 0; i < 300; i++) {
             byte[] value = new byte[random.nextInt(200)];
             random.nextBytes(value);
-            ArrayCell c = ArrayCell.of(("row-" + i).getBytes(), "f".getBytes(), ("q" + random.nextInt(9)).getBytes(),
-                    random.nextLong(), value);
+            ArrayCell c = ArrayCell.of(
+                    ("row-" + i).getBytes(),
+                    "f".getBytes(),
+                    ("q" + random.nextInt(9)).getBytes(),
+                    random.nextLong(),
+                    value);
             cells.add(c);
             total += c.serializedLength();
         }
@@ -157,17 +167,25 @@ class KeyValueCodecTest {
         assertTrue(Cells.equals(empty, TestCells.buffered(empty, true)));
 
         byte[] longRow = new byte[KeyValueFormat.MAX_ROW_LENGTH];
-        assertEquals(KeyValueFormat.MAX_ROW_LENGTH, ArrayCell.of(longRow, new byte[1], new byte[1], 1, new byte[1]).getRowLength());
+        assertEquals(
+                KeyValueFormat.MAX_ROW_LENGTH,
+                ArrayCell.of(longRow, new byte[1], new byte[1], 1, new byte[1]).getRowLength());
         byte[] maxTags = new byte[KeyValueFormat.MAX_TAGS_LENGTH];
-        assertEquals(KeyValueFormat.MAX_TAGS_LENGTH,
-                ArrayCell.of(new byte[1], new byte[1], new byte[1], 1, new byte[1], maxTags).getTagsLength());
+        assertEquals(
+                KeyValueFormat.MAX_TAGS_LENGTH,
+                ArrayCell.of(new byte[1], new byte[1], new byte[1], 1, new byte[1], maxTags)
+                        .getTagsLength());
 
-        IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class,
-                () -> ArrayCell.of(new byte[KeyValueFormat.MAX_ROW_LENGTH + 1], new byte[1], new byte[1], 1, new byte[1]));
+        IllegalArgumentException tooLong = assertThrows(
+                IllegalArgumentException.class,
+                () -> ArrayCell.of(
+                        new byte[KeyValueFormat.MAX_ROW_LENGTH + 1], new byte[1], new byte[1], 1, new byte[1]));
         assertTrue(tooLong.getMessage().contains("row length 32768"), tooLong.getMessage());
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> ArrayCell.of(new byte[1], new byte[128], new byte[1], 1, new byte[1]));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> ArrayCell.of(new byte[1], new byte[1], new byte[1], 1, new byte[1], new byte[65536]));
     }
 
@@ -205,7 +223,8 @@ class KeyValueCodecTest {
         ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length).put(0, bytes);
         MalformedCellException b = assertThrows(MalformedCellException.class, () -> new BufferedKeyValue(direct, 0));
         assertTrue(b.getMessage().contains(reason), b.getMessage());
-        MalformedCellException c = assertThrows(MalformedCellException.class, () -> KeyValueCodec.decode(ByteBuff.wrap(direct), 0));
+        MalformedCellException c =
+                assertThrows(MalformedCellException.class, () -> KeyValueCodec.decode(ByteBuff.wrap(direct), 0));
         assertTrue(c.getMessage().contains(reason), c.getMessage());
     }
 

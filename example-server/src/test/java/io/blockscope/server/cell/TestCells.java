@@ -11,8 +11,7 @@ import java.util.function.Function;
 /** The same cell in every form the read path meets, for cross-kind tests. */
 final class TestCells {
 
-    private TestCells() {
-    }
+    private TestCells() {}
 
     record Kind(String name, Function<ArrayCell, Cell> factory) {
         Cell of(ArrayCell cell) {
@@ -71,30 +70,98 @@ final class TestCells {
             implements Cell {
 
         PlainCell(Cell c) {
-            this(Arrays.copyOfRange(c.getRowArray(), c.getRowOffset(), c.getRowOffset() + c.getRowLength()),
-                    Arrays.copyOfRange(c.getFamilyArray(), c.getFamilyOffset(), c.getFamilyOffset() + c.getFamilyLength()),
-                    Arrays.copyOfRange(c.getQualifierArray(), c.getQualifierOffset(), c.getQualifierOffset() + c.getQualifierLength()),
+            this(
+                    Arrays.copyOfRange(c.getRowArray(), c.getRowOffset(), c.getRowOffset() + c.getRowLength()),
+                    Arrays.copyOfRange(
+                            c.getFamilyArray(), c.getFamilyOffset(), c.getFamilyOffset() + c.getFamilyLength()),
+                    Arrays.copyOfRange(
+                            c.getQualifierArray(),
+                            c.getQualifierOffset(),
+                            c.getQualifierOffset() + c.getQualifierLength()),
                     c.getTimestamp(),
                     Arrays.copyOfRange(c.getValueArray(), c.getValueOffset(), c.getValueOffset() + c.getValueLength()),
                     Arrays.copyOfRange(c.getTagsArray(), c.getTagsOffset(), c.getTagsOffset() + c.getTagsLength()));
         }
 
-        @Override public byte[] getRowArray() { return row; }
-        @Override public int getRowOffset() { return 0; }
-        @Override public short getRowLength() { return (short) row.length; }
-        @Override public byte[] getFamilyArray() { return family; }
-        @Override public int getFamilyOffset() { return 0; }
-        @Override public byte getFamilyLength() { return (byte) family.length; }
-        @Override public byte[] getQualifierArray() { return qualifier; }
-        @Override public int getQualifierOffset() { return 0; }
-        @Override public int getQualifierLength() { return qualifier.length; }
-        @Override public long getTimestamp() { return timestamp; }
-        @Override public byte[] getValueArray() { return value; }
-        @Override public int getValueOffset() { return 0; }
-        @Override public int getValueLength() { return value.length; }
-        @Override public byte[] getTagsArray() { return tags; }
-        @Override public int getTagsOffset() { return 0; }
-        @Override public int getTagsLength() { return tags.length; }
+        @Override
+        public byte[] getRowArray() {
+            return row;
+        }
+
+        @Override
+        public int getRowOffset() {
+            return 0;
+        }
+
+        @Override
+        public short getRowLength() {
+            return (short) row.length;
+        }
+
+        @Override
+        public byte[] getFamilyArray() {
+            return family;
+        }
+
+        @Override
+        public int getFamilyOffset() {
+            return 0;
+        }
+
+        @Override
+        public byte getFamilyLength() {
+            return (byte) family.length;
+        }
+
+        @Override
+        public byte[] getQualifierArray() {
+            return qualifier;
+        }
+
+        @Override
+        public int getQualifierOffset() {
+            return 0;
+        }
+
+        @Override
+        public int getQualifierLength() {
+            return qualifier.length;
+        }
+
+        @Override
+        public long getTimestamp() {
+            return timestamp;
+        }
+
+        @Override
+        public byte[] getValueArray() {
+            return value;
+        }
+
+        @Override
+        public int getValueOffset() {
+            return 0;
+        }
+
+        @Override
+        public int getValueLength() {
+            return value.length;
+        }
+
+        @Override
+        public byte[] getTagsArray() {
+            return tags;
+        }
+
+        @Override
+        public int getTagsOffset() {
+            return 0;
+        }
+
+        @Override
+        public int getTagsLength() {
+            return tags.length;
+        }
     }
 
     /**
@@ -109,27 +176,114 @@ final class TestCells {
             this.delegate = delegate;
         }
 
-        @Override protected byte[] copyRow() { COPIES.incrementAndGet(); return super.copyRow(); }
-        @Override protected byte[] copyFamily() { COPIES.incrementAndGet(); return super.copyFamily(); }
-        @Override protected byte[] copyQualifier() { COPIES.incrementAndGet(); return super.copyQualifier(); }
-        @Override protected byte[] copyValue() { COPIES.incrementAndGet(); return super.copyValue(); }
-        @Override protected byte[] copyTags() { COPIES.incrementAndGet(); return super.copyTags(); }
+        @Override
+        protected byte[] copyRow() {
+            COPIES.incrementAndGet();
+            return super.copyRow();
+        }
 
-        @Override public ByteBuffer getRowByteBuffer() { return delegate.getRowByteBuffer(); }
-        @Override public int getRowPosition() { return delegate.getRowPosition(); }
-        @Override public short getRowLength() { return delegate.getRowLength(); }
-        @Override public ByteBuffer getFamilyByteBuffer() { return delegate.getFamilyByteBuffer(); }
-        @Override public int getFamilyPosition() { return delegate.getFamilyPosition(); }
-        @Override public byte getFamilyLength() { return delegate.getFamilyLength(); }
-        @Override public ByteBuffer getQualifierByteBuffer() { return delegate.getQualifierByteBuffer(); }
-        @Override public int getQualifierPosition() { return delegate.getQualifierPosition(); }
-        @Override public int getQualifierLength() { return delegate.getQualifierLength(); }
-        @Override public long getTimestamp() { return delegate.getTimestamp(); }
-        @Override public ByteBuffer getValueByteBuffer() { return delegate.getValueByteBuffer(); }
-        @Override public int getValuePosition() { return delegate.getValuePosition(); }
-        @Override public int getValueLength() { return delegate.getValueLength(); }
-        @Override public ByteBuffer getTagsByteBuffer() { return delegate.getTagsByteBuffer(); }
-        @Override public int getTagsPosition() { return delegate.getTagsPosition(); }
-        @Override public int getTagsLength() { return delegate.getTagsLength(); }
+        @Override
+        protected byte[] copyFamily() {
+            COPIES.incrementAndGet();
+            return super.copyFamily();
+        }
+
+        @Override
+        protected byte[] copyQualifier() {
+            COPIES.incrementAndGet();
+            return super.copyQualifier();
+        }
+
+        @Override
+        protected byte[] copyValue() {
+            COPIES.incrementAndGet();
+            return super.copyValue();
+        }
+
+        @Override
+        protected byte[] copyTags() {
+            COPIES.incrementAndGet();
+            return super.copyTags();
+        }
+
+        @Override
+        public ByteBuffer getRowByteBuffer() {
+            return delegate.getRowByteBuffer();
+        }
+
+        @Override
+        public int getRowPosition() {
+            return delegate.getRowPosition();
+        }
+
+        @Override
+        public short getRowLength() {
+            return delegate.getRowLength();
+        }
+
+        @Override
+        public ByteBuffer getFamilyByteBuffer() {
+            return delegate.getFamilyByteBuffer();
+        }
+
+        @Override
+        public int getFamilyPosition() {
+            return delegate.getFamilyPosition();
+        }
+
+        @Override
+        public byte getFamilyLength() {
+            return delegate.getFamilyLength();
+        }
+
+        @Override
+        public ByteBuffer getQualifierByteBuffer() {
+            return delegate.getQualifierByteBuffer();
+        }
+
+        @Override
+        public int getQualifierPosition() {
+            return delegate.getQualifierPosition();
+        }
+
+        @Override
+        public int getQualifierLength() {
+            return delegate.getQualifierLength();
+        }
+
+        @Override
+        public long getTimestamp() {
+            return delegate.getTimestamp();
+        }
+
+        @Override
+        public ByteBuffer getValueByteBuffer() {
+            return delegate.getValueByteBuffer();
+        }
+
+        @Override
+        public int getValuePosition() {
+            return delegate.getValuePosition();
+        }
+
+        @Override
+        public int getValueLength() {
+            return delegate.getValueLength();
+        }
+
+        @Override
+        public ByteBuffer getTagsByteBuffer() {
+            return delegate.getTagsByteBuffer();
+        }
+
+        @Override
+        public int getTagsPosition() {
+            return delegate.getTagsPosition();
+        }
+
+        @Override
+        public int getTagsLength() {
+            return delegate.getTagsLength();
+        }
     }
 }

@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.server.load.TableManifest;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -13,17 +18,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-
 /** The command line: every option documented, config files applied and checked, bad input explained. */
 class MainTest {
 
     @TempDir
     Path dir;
+
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private PrintStream savedOut;
@@ -59,9 +59,11 @@ class MainTest {
         CommandLine sub = new CommandLine(new Main()).getSubcommands().get(command);
         for (OptionSpec option : sub.getCommandSpec().options()) {
             String name = option.longestName();
-            assertTrue(help.contains(name) || (option.negatable() && help.contains(name.replace("--", "--[no-]"))),
+            assertTrue(
+                    help.contains(name) || (option.negatable() && help.contains(name.replace("--", "--[no-]"))),
                     command + " --help does not mention " + name);
-            assertTrue(option.description().length > 0 && !option.description()[0].isBlank(),
+            assertTrue(
+                    option.description().length > 0 && !option.description()[0].isBlank(),
                     option.longestName() + " of " + command + " has no description");
         }
         assertTrue(help.contains("--config"));
@@ -70,13 +72,18 @@ class MainTest {
     @Test
     void aConfigFileSetsDefaultsAndFlagsWin() throws Exception {
         Path config = dir.resolve("blockscope.properties");
-        Files.writeString(config, "rows=50\ntable=fromconfig\nqualifiers=2\n# other commands' keys are ignored\npe.threads=2,4\n");
+        Files.writeString(
+                config,
+                "rows=50\ntable=fromconfig\nqualifiers=2\n# other commands' keys are ignored\npe.threads=2,4\n");
         assertEquals(0, Main.execute("load", "--config", config.toString(), "--data", dir.toString()), stderr());
         TableManifest manifest = TableManifest.read(dir.resolve("fromconfig"));
         assertEquals(50, manifest.spec().rows());
         assertEquals(2, manifest.spec().qualifiers());
 
-        assertEquals(0, Main.execute("load", "--config=" + config, "--data", dir.toString(), "--rows", "70", "--table", "flags"));
+        assertEquals(
+                0,
+                Main.execute(
+                        "load", "--config=" + config, "--data", dir.toString(), "--rows", "70", "--table", "flags"));
         assertEquals(70, TableManifest.read(dir.resolve("flags")).spec().rows());
         assertEquals(2, TableManifest.read(dir.resolve("flags")).spec().qualifiers());
     }
@@ -92,7 +99,10 @@ class MainTest {
         assertEquals(2, Main.execute("load", "--config", config.toString(), "--data", dir.toString()));
         assertTrue(stderr().contains("'load.bogus' is not an option of load"), stderr());
 
-        assertEquals(2, Main.execute("load", "--config", dir.resolve("missing.properties").toString(), "--data", dir.toString()));
+        assertEquals(
+                2,
+                Main.execute(
+                        "load", "--config", dir.resolve("missing.properties").toString(), "--data", dir.toString()));
         assertTrue(stderr().contains("does not exist"), stderr());
     }
 
@@ -113,10 +123,25 @@ class MainTest {
     @Test
     void badPeSettingsAreRejectedBeforeAnythingRuns() {
         assertEquals(2, Main.execute("pe", "--workload", "nosuch", "--ops", "10"));
-        assertTrue(stderr().contains("unknown workload 'nosuch'; accepted: multiget, scanRange, scan10pct, randomRead"), stderr());
+        assertTrue(
+                stderr().contains("unknown workload 'nosuch'; accepted: multiget, scanRange, scan10pct, randomRead"),
+                stderr());
         assertEquals(2, Main.execute("pe", "--duration", "5s", "--ops", "10"));
         assertTrue(stderr().contains("give exactly one of --duration"), stderr());
-        assertEquals(2, Main.execute("pe", "--workload", "multiget", "--filter", "all", "--threads", "1", "--rounds", "1", "--ops", "10"));
+        assertEquals(
+                2,
+                Main.execute(
+                        "pe",
+                        "--workload",
+                        "multiget",
+                        "--filter",
+                        "all",
+                        "--threads",
+                        "1",
+                        "--rounds",
+                        "1",
+                        "--ops",
+                        "10"));
         assertTrue(stderr().contains("--filter applies to the scan workloads"), stderr());
         assertEquals(2, Main.execute("pe", "--threads", "0", "--ops", "10"));
         assertTrue(stderr().contains("--threads must list counts of 1..1024"), stderr());

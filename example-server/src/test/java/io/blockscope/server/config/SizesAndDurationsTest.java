@@ -4,9 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
+import org.junit.jupiter.api.Test;
 
 class SizesAndDurationsTest {
 
@@ -20,7 +19,11 @@ class SizesAndDurationsTest {
         assertEquals("1g", ByteSize.format(1L << 30));
         assertEquals("1000", ByteSize.format(1000));
         for (String bad : new String[] {"", "k", "-1", "1.5g", "lots", "99999999999999g"}) {
-            assertTrue(assertThrows(IllegalArgumentException.class, () -> ByteSize.parse(bad)).getMessage().contains("e.g. 64m"), bad);
+            assertTrue(
+                    assertThrows(IllegalArgumentException.class, () -> ByteSize.parse(bad))
+                            .getMessage()
+                            .contains("e.g. 64m"),
+                    bad);
         }
     }
 
@@ -36,7 +39,11 @@ class SizesAndDurationsTest {
         assertEquals("20s", Durations.format(Duration.ofSeconds(20)));
         assertEquals("500ms", Durations.format(Duration.ofMillis(500)));
         for (String bad : new String[] {"20", "s", "-1s", "1x", "NaNs"}) {
-            assertTrue(assertThrows(IllegalArgumentException.class, () -> Durations.parse(bad)).getMessage().contains("e.g. 20s"), bad);
+            assertTrue(
+                    assertThrows(IllegalArgumentException.class, () -> Durations.parse(bad))
+                            .getMessage()
+                            .contains("e.g. 20s"),
+                    bad);
         }
     }
 }

@@ -22,7 +22,8 @@ public final class EvenRowsFilter implements Filter {
         if (firstCell) {
             firstCell = false;
             int last = cell.getRowLength() - 1;
-            byte digit = cell instanceof ByteBufferCell bb ? bb.getRowByteBuffer().get(bb.getRowPosition() + last)
+            byte digit = cell instanceof ByteBufferCell bb
+                    ? bb.getRowByteBuffer().get(bb.getRowPosition() + last)
                     : cell.getRowArray()[cell.getRowOffset() + last];
             keep = (digit - '0') % 2 == 0;
         }

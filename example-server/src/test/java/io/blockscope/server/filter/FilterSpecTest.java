@@ -11,19 +11,22 @@ import io.blockscope.server.cell.ArrayCell;
 import io.blockscope.server.cell.BufferedKeyValue;
 import io.blockscope.server.cell.Cell;
 import io.blockscope.server.cell.KeyValueCodec;
-import org.junit.jupiter.api.Test;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class FilterSpecTest {
 
     private static final ClassLoader LOADER = FilterSpecTest.class.getClassLoader();
 
     private static Cell cell(String qualifier, byte firstValueByte, boolean offheap) {
-        ArrayCell array = ArrayCell.of("r".getBytes(StandardCharsets.UTF_8), "f".getBytes(StandardCharsets.UTF_8),
-                qualifier.getBytes(StandardCharsets.UTF_8), 1, new byte[] {firstValueByte, 9});
+        ArrayCell array = ArrayCell.of(
+                "r".getBytes(StandardCharsets.UTF_8),
+                "f".getBytes(StandardCharsets.UTF_8),
+                qualifier.getBytes(StandardCharsets.UTF_8),
+                1,
+                new byte[] {firstValueByte, 9});
         if (!offheap) {
             return array;
         }
@@ -38,8 +41,10 @@ class FilterSpecTest {
         assertTrue(FilterSpec.parse(null, LOADER).isNone());
         assertNull(FilterSpec.parse("none", LOADER).newFilter());
         assertInstanceOf(FilterAll.class, FilterSpec.parse("all", LOADER).newFilter());
-        assertInstanceOf(ValueSampleFilter.class, FilterSpec.parse("10pct", LOADER).newFilter());
-        assertInstanceOf(QualifierFilter.class, FilterSpec.parse("qualifier:a,b", LOADER).newFilter());
+        assertInstanceOf(
+                ValueSampleFilter.class, FilterSpec.parse("10pct", LOADER).newFilter());
+        assertInstanceOf(
+                QualifierFilter.class, FilterSpec.parse("qualifier:a,b", LOADER).newFilter());
         FilterSpec custom = FilterSpec.parse("class:" + EvenRowsFilter.class.getName(), LOADER);
         assertNotSame(custom.newFilter(), custom.newFilter(), "each scan gets its own instance");
     }
@@ -59,7 +64,8 @@ class FilterSpecTest {
     }
 
     private static String message(String spec) {
-        return assertThrows(IllegalArgumentException.class, () -> FilterSpec.parse(spec, LOADER)).getMessage();
+        return assertThrows(IllegalArgumentException.class, () -> FilterSpec.parse(spec, LOADER))
+                .getMessage();
     }
 
     @Test
@@ -75,7 +81,10 @@ class FilterSpecTest {
         for (boolean offheap : new boolean[] {false, true}) {
             tenth.startRow();
             assertEquals(Filter.Decision.INCLUDE, tenth.filterCell(cell("q", (byte) 25, offheap)));
-            assertEquals(Filter.Decision.INCLUDE, tenth.filterCell(cell("q2", (byte) 200, offheap)), "the row's first cell decides");
+            assertEquals(
+                    Filter.Decision.INCLUDE,
+                    tenth.filterCell(cell("q2", (byte) 200, offheap)),
+                    "the row's first cell decides");
             tenth.startRow();
             assertEquals(Filter.Decision.NEXT_ROW, tenth.filterCell(cell("q", (byte) 26, offheap)));
         }
@@ -83,7 +92,8 @@ class FilterSpecTest {
 
     @Test
     void theQualifierFilterMatchesWholeQualifiersOnBothCellKinds() {
-        Filter f = new QualifierFilter(List.of("ab".getBytes(StandardCharsets.UTF_8), "c".getBytes(StandardCharsets.UTF_8)));
+        Filter f = new QualifierFilter(
+                List.of("ab".getBytes(StandardCharsets.UTF_8), "c".getBytes(StandardCharsets.UTF_8)));
         for (boolean offheap : new boolean[] {false, true}) {
             assertEquals(Filter.Decision.INCLUDE, f.filterCell(cell("ab", (byte) 0, offheap)));
             assertEquals(Filter.Decision.INCLUDE, f.filterCell(cell("c", (byte) 0, offheap)));
@@ -93,12 +103,10 @@ class FilterSpecTest {
         assertEquals(Filter.Decision.SKIP, new FilterAll().filterCell(cell("x", (byte) 0, true)));
     }
 
-    public abstract static class Abstract implements Filter {
-    }
+    public abstract static class Abstract implements Filter {}
 
     public static final class NoDefaultConstructor implements Filter {
-        public NoDefaultConstructor(int ignored) {
-        }
+        public NoDefaultConstructor(int ignored) {}
 
         @Override
         public Decision filterCell(Cell cell) {

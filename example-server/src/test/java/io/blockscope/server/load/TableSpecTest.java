@@ -6,13 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TableSpecTest {
 
@@ -71,7 +70,9 @@ class TableSpecTest {
 
     @Test
     void badSpecsAreRejected() {
-        assertThrows(IllegalArgumentException.class, () -> new TableSpec("bad name", 1, 1, 1, ValueDistribution.FIXED, 0, 0));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new TableSpec("bad name", 1, 1, 1, ValueDistribution.FIXED, 0, 0));
         assertThrows(IllegalArgumentException.class, () -> new TableSpec("t", 0, 1, 1, ValueDistribution.FIXED, 0, 0));
         assertThrows(IllegalArgumentException.class, () -> new TableSpec("t", 1, 11, 1, ValueDistribution.FIXED, 0, 0));
         assertThrows(IllegalArgumentException.class, () -> new TableSpec("t", 1, 1, 0, ValueDistribution.FIXED, 0, 0));
@@ -86,9 +87,12 @@ class TableSpecTest {
         assertEquals(4096, back.blockSize());
         assertEquals(ValueDistribution.ZIPF, back.spec().distribution());
         assertEquals(77, back.spec().timestamp());
-        assertTrue(assertThrows(java.io.IOException.class, () -> TableManifest.read(dir.resolve("nope"))).getMessage()
+        assertTrue(assertThrows(java.io.IOException.class, () -> TableManifest.read(dir.resolve("nope")))
+                .getMessage()
                 .contains("is not a loaded table"));
         java.nio.file.Files.writeString(dir.resolve(TableManifest.FILE_NAME), "name=m\n");
-        assertTrue(assertThrows(java.io.IOException.class, () -> TableManifest.read(dir)).getMessage().contains("missing key 'rows'"));
+        assertTrue(assertThrows(java.io.IOException.class, () -> TableManifest.read(dir))
+                .getMessage()
+                .contains("missing key 'rows'"));
     }
 }

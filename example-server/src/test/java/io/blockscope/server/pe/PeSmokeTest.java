@@ -7,20 +7,33 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.blockscope.server.cli.Main;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Short in-process PE runs: the JSON holds a complete record per (workload, configuration, threads), and the chart is drawn. */
 class PeSmokeTest {
 
-    private static final List<String> REQUIRED = List.of("workload", "readPath", "deploy", "threads", "opsPerSec", "rowsPerSec",
-            "p50Micros", "p99Micros", "p999Micros", "gcPauseCount", "gcPauseSeconds", "allocBytesPerOp", "allocBytesPerRow",
-            "gainVsBaseline", "ops", "rowsRead");
+    private static final List<String> REQUIRED = List.of(
+            "workload",
+            "readPath",
+            "deploy",
+            "threads",
+            "opsPerSec",
+            "rowsPerSec",
+            "p50Micros",
+            "p99Micros",
+            "p999Micros",
+            "gcPauseCount",
+            "gcPauseSeconds",
+            "allocBytesPerOp",
+            "allocBytesPerRow",
+            "gainVsBaseline",
+            "ops",
+            "rowsRead");
 
     @TempDir
     Path dir;
@@ -29,9 +42,31 @@ class PeSmokeTest {
     void everyWorkloadAndReadPathGetsACompleteRecord() throws Exception {
         Path json = dir.resolve("pe.json");
         Path chart = dir.resolve("pe.png");
-        int exit = Main.execute("pe", "--workload", "multiget,scanRange,scan10pct,randomRead", "--threads", "1,2", "--ops", "40",
-                "--rounds", "2", "--warmup", "200ms", "--rows", "3000", "--value-size", "500", "--multiget-rows", "20",
-                "--scan-rows", "500", "--no-progress", "--json", json.toString(), "--chart", chart.toString());
+        int exit = Main.execute(
+                "pe",
+                "--workload",
+                "multiget,scanRange,scan10pct,randomRead",
+                "--threads",
+                "1,2",
+                "--ops",
+                "40",
+                "--rounds",
+                "2",
+                "--warmup",
+                "200ms",
+                "--rows",
+                "3000",
+                "--value-size",
+                "500",
+                "--multiget-rows",
+                "20",
+                "--scan-rows",
+                "500",
+                "--no-progress",
+                "--json",
+                json.toString(),
+                "--chart",
+                chart.toString());
         assertEquals(0, exit);
         JsonNode report = new ObjectMapper().readTree(Files.readString(json));
         JsonNode records = report.path("records");
@@ -57,8 +92,11 @@ class PeSmokeTest {
         JsonNode multigetZeroCopy = records.get(1);
         assertEquals("multiget", multigetCopy.path("workload").asText());
         assertEquals(40 * 20, multigetZeroCopy.path("rowsRead").asLong());
-        assertTrue(multigetZeroCopy.path("allocBytesPerRow").asDouble() * 10 < multigetCopy.path("allocBytesPerRow").asDouble(),
-                "copy mode copies a whole block per row read; zero-copy must allocate far less: " + multigetCopy + " vs " + multigetZeroCopy);
+        assertTrue(
+                multigetZeroCopy.path("allocBytesPerRow").asDouble() * 10
+                        < multigetCopy.path("allocBytesPerRow").asDouble(),
+                "copy mode copies a whole block per row read; zero-copy must allocate far less: " + multigetCopy
+                        + " vs " + multigetZeroCopy);
         JsonNode scanRange = records.get(4);
         assertEquals("scanRange", scanRange.path("workload").asText());
         assertEquals(40 * 500, scanRange.path("rowsRead").asLong(), "scanRange reads every row of its range");
@@ -72,9 +110,29 @@ class PeSmokeTest {
     @Test
     void theFiveDeploysCompareInOneRun() throws Exception {
         Path json = dir.resolve("deploys.json");
-        int exit = Main.execute("pe", "--workload", "randomRead", "--threads", "1", "--ops", "30", "--rounds", "1", "--warmup", "0s",
-                "--rows", "2000", "--value-size", "300", "--deploy", "lru,cbc-offheap,cbc-onheap,cbc-file,meta-only",
-                "--read-path", "zero-copy", "--no-progress", "--json", json.toString());
+        int exit = Main.execute(
+                "pe",
+                "--workload",
+                "randomRead",
+                "--threads",
+                "1",
+                "--ops",
+                "30",
+                "--rounds",
+                "1",
+                "--warmup",
+                "0s",
+                "--rows",
+                "2000",
+                "--value-size",
+                "300",
+                "--deploy",
+                "lru,cbc-offheap,cbc-onheap,cbc-file,meta-only",
+                "--read-path",
+                "zero-copy",
+                "--no-progress",
+                "--json",
+                json.toString());
         assertEquals(0, exit);
         JsonNode records = new ObjectMapper().readTree(Files.readString(json)).path("records");
         assertEquals(5, records.size());
@@ -86,7 +144,8 @@ class PeSmokeTest {
             assertEquals("lru", records.get(i).path("baseline").asText());
         }
         double metaOnlyHits = records.get(4).path("cacheHitRatio").asDouble();
-        assertTrue(metaOnlyHits < records.get(1).path("cacheHitRatio").asDouble(),
+        assertTrue(
+                metaOnlyHits < records.get(1).path("cacheHitRatio").asDouble(),
                 "meta-only caches no data block, so it must miss more than cbc-offheap");
     }
 }

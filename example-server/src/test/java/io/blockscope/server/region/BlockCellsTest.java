@@ -16,15 +16,13 @@ import io.blockscope.server.cell.Cell;
 import io.blockscope.server.cell.KeyValueCodec;
 import io.blockscope.server.cell.KeyValueFormat;
 import io.blockscope.server.storefile.CorruptStoreFileException;
-
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
-
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The block cursor reads back exactly the cells written, as views of cache memory or as cells on a
@@ -125,8 +123,12 @@ class BlockCellsTest {
             byte[] row = String.format("row-%08d", i).getBytes(StandardCharsets.US_ASCII);
             byte[] value = new byte[(i * 37) % 300 + 1];
             value[0] = (byte) i;
-            cells.add(ArrayCell.of(row, "f".getBytes(StandardCharsets.US_ASCII), new byte[] {(byte) ('0' + i % 10)},
-                    1_000 + i, value));
+            cells.add(ArrayCell.of(
+                    row,
+                    "f".getBytes(StandardCharsets.US_ASCII),
+                    new byte[] {(byte) ('0' + i % 10)},
+                    1_000 + i,
+                    value));
         }
         return cells;
     }

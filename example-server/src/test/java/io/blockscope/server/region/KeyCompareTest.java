@@ -2,11 +2,10 @@ package io.blockscope.server.region;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import org.junit.jupiter.api.Test;
-
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 
 /** The word-at-a-time compares agree with Arrays.compareUnsigned on every length and every position of difference. */
 class KeyCompareTest {
@@ -35,7 +34,8 @@ class KeyCompareTest {
             int yOffset = random.nextInt(5);
             byte[] padded = new byte[yOffset + bLength];
             System.arraycopy(y, 0, padded, yOffset, bLength);
-            assertEquals(expected, Integer.signum(KeyCompare.compare(a, aPos, aLength, padded, yOffset, bLength)), i + "");
+            assertEquals(
+                    expected, Integer.signum(KeyCompare.compare(a, aPos, aLength, padded, yOffset, bLength)), i + "");
         }
     }
 }

@@ -19,9 +19,6 @@ import io.blockscope.server.load.TableSpec;
 import io.blockscope.server.load.ValueDistribution;
 import io.blockscope.server.rpc.CellBlock;
 import io.blockscope.server.rpc.ClientCell;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +26,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Readers go through the region (gets, multi-gets, scans) and check every cell they got against
@@ -47,10 +46,15 @@ class RegionCacheStressTest {
     @Test
     void cellsStayIntactWhileTheCacheChurnsUnderneath() throws Exception {
         TableSpec spec = new TableSpec("stress", 6_000, 2, 400, ValueDistribution.RANDOM, 99, 12345);
-        TableLoader.load(dir, spec, 4096, 3, line -> { });
+        TableLoader.load(dir, spec, 4096, 3, line -> {});
         // 17 KB is the largest class, so a bucket is 68 KB; 1 MB of L2 for ~2.5 MB of data.
-        CacheConfig config = CacheConfig.builder().deploy(CacheDeploy.CBC_OFFHEAP).readPathMode(ReadPathMode.ZERO_COPY)
-                .l1Size(4 << 20).l2Size(1 << 20).bucketSizes(5 << 10, 9 << 10, 17 << 10).build();
+        CacheConfig config = CacheConfig.builder()
+                .deploy(CacheDeploy.CBC_OFFHEAP)
+                .readPathMode(ReadPathMode.ZERO_COPY)
+                .l1Size(4 << 20)
+                .l2Size(1 << 20)
+                .bucketSizes(5 << 10, 9 << 10, 17 << 10)
+                .build();
         CombinedBlockCache cache = (CombinedBlockCache) BlockCaches.create(config);
         BucketCache l2 = cache.l2().orElseThrow();
         try (Tables tables = Tables.open(dir, cache)) {
@@ -65,7 +69,11 @@ class RegionCacheStressTest {
             }
             List<String> files = new ArrayList<>();
             for (String f : region.manifest().storeFiles()) {
-                files.add(region.directory().resolve(f).toAbsolutePath().normalize().toString());
+                files.add(region.directory()
+                        .resolve(f)
+                        .toAbsolutePath()
+                        .normalize()
+                        .toString());
             }
             threads.add(new Thread(() -> churn(cache, files, stop, failure), "churn"));
             threads.forEach(Thread::start);
@@ -81,7 +89,9 @@ class RegionCacheStressTest {
                 throw new AssertionError("a reader or the churn thread failed", failure.get());
             }
             assertTrue(verifiedCells.get() > 1_000, "too little was read to mean anything: " + verifiedCells.get());
-            assertTrue(l2.getStats().evictedBlockCount() > 100, "the cache did not churn: " + l2.getStats().evictedBlockCount());
+            assertTrue(
+                    l2.getStats().evictedBlockCount() > 100,
+                    "the cache did not churn: " + l2.getStats().evictedBlockCount());
             assertEquals(0, tables.outstandingBlockReferences());
             assertEquals(0, cache.outstandingReferences());
             assertEquals(0, l2.retiredBlockCount(), "blocks evicted while pinned must be freed by their last return");
@@ -90,7 +100,12 @@ class RegionCacheStressTest {
         }
     }
 
-    private static void read(Region region, TableSpec spec, long seed, AtomicBoolean stop, AtomicLong verified,
+    private static void read(
+            Region region,
+            TableSpec spec,
+            long seed,
+            AtomicBoolean stop,
+            AtomicLong verified,
             AtomicReference<Throwable> failure) {
         SplittableRandom random = new SplittableRandom(seed);
         try {
@@ -115,8 +130,15 @@ class RegionCacheStressTest {
                     default -> {
                         long first = random.nextLong(spec.rows() - 100);
                         expected.addAll(TestTable.expectedRows(spec, first, first + 100));
-                        result = region.scan(new ScanSpec(TableSpec.rowKey(first), TableSpec.rowKey(first + 100),
-                                FilterSpec.none(), 1000, Long.MAX_VALUE, CellBlock::encodedLength), Long.MAX_VALUE);
+                        result = region.scan(
+                                new ScanSpec(
+                                        TableSpec.rowKey(first),
+                                        TableSpec.rowKey(first + 100),
+                                        FilterSpec.none(),
+                                        1000,
+                                        Long.MAX_VALUE,
+                                        CellBlock::encodedLength),
+                                Long.MAX_VALUE);
                     }
                 }
                 try {
@@ -124,8 +146,9 @@ class RegionCacheStressTest {
                     Thread.yield();
                     List<ClientCell> got = TestTable.cells(result);
                     if (!expected.equals(got)) {
-                        throw new AssertionError("wrong cells: expected " + expected.size() + " cells starting " + expected.get(0)
-                                + ", got " + got.size() + (got.isEmpty() ? "" : " starting " + got.get(0)));
+                        throw new AssertionError(
+                                "wrong cells: expected " + expected.size() + " cells starting " + expected.get(0)
+                                        + ", got " + got.size() + (got.isEmpty() ? "" : " starting " + got.get(0)));
                     }
                     verified.addAndGet(got.size());
                 } finally {
@@ -138,7 +161,8 @@ class RegionCacheStressTest {
     }
 
     /** Evicts whole files and fills the freed slots with blocks of garbage under other keys. */
-    private static void churn(CombinedBlockCache cache, List<String> files, AtomicBoolean stop, AtomicReference<Throwable> failure) {
+    private static void churn(
+            CombinedBlockCache cache, List<String> files, AtomicBoolean stop, AtomicReference<Throwable> failure) {
         SplittableRandom random = new SplittableRandom(7);
         long next = 0;
         try {
@@ -148,7 +172,8 @@ class RegionCacheStressTest {
                     byte[] garbage = new byte[3000 + random.nextInt(1000)];
                     random.nextBytes(garbage);
                     BlockCacheKey key = new BlockCacheKey("churn", next++);
-                    cache.cacheBlock(key, new Block(BlockType.DATA, ByteBuff.wrap(garbage), Block.MemoryType.EXCLUSIVE));
+                    cache.cacheBlock(
+                            key, new Block(BlockType.DATA, ByteBuff.wrap(garbage), Block.MemoryType.EXCLUSIVE));
                 }
                 cache.evictBlocksByFile("churn");
             }

@@ -18,12 +18,6 @@ import io.blockscope.server.load.ValueDistribution;
 import io.blockscope.server.rpc.CellBlock;
 import io.blockscope.server.rpc.ClientCell;
 import io.blockscope.server.storefile.StoreFileWriter;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,6 +26,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Gets, multi-gets and scans through every deploy and read path return exactly the loaded cells, and leak nothing. */
 class RegionReadTest {
@@ -41,6 +40,7 @@ class RegionReadTest {
 
     @TempDir
     Path dir;
+
     private Tables tables;
     private BlockCache cache;
 
@@ -96,7 +96,8 @@ class RegionReadTest {
 
     @ParameterizedTest
     @MethodSource("configurations")
-    void multiGetReturnsRowsInRequestOrderAndSkipsMissingOnes(CacheDeploy deploy, ReadPathMode mode) throws IOException {
+    void multiGetReturnsRowsInRequestOrderAndSkipsMissingOnes(CacheDeploy deploy, ReadPathMode mode)
+            throws IOException {
         TableSpec spec = TestTable.smallSpec();
         Region region = open(spec, deploy, mode);
         SplittableRandom random = new SplittableRandom(3);
@@ -128,16 +129,18 @@ class RegionReadTest {
         TableSpec spec = TestTable.smallSpec();
         Region region = open(spec, deploy, mode);
 
-        ReadResult all = region.scan(new ScanSpec(new byte[0], new byte[0], NONE, Integer.MAX_VALUE, Long.MAX_VALUE,
-                CellBlock::encodedLength), NO_DEADLINE);
+        ReadResult all = region.scan(
+                new ScanSpec(
+                        new byte[0], new byte[0], NONE, Integer.MAX_VALUE, Long.MAX_VALUE, CellBlock::encodedLength),
+                NO_DEADLINE);
         assertTrue(all.isComplete());
         assertEquals(spec.rows(), all.rowCount());
         assertEquals(TestTable.expectedRows(spec, 0, spec.rows()), readAndRelease(all));
 
         // A scan limited to 70 rows per call, continued until complete, sees [100, 1234) exactly once.
         List<ClientCell> pieces = new ArrayList<>();
-        ScanSpec limited = new ScanSpec(TableSpec.rowKey(100), TableSpec.rowKey(1234), NONE, 70, Long.MAX_VALUE,
-                CellBlock::encodedLength);
+        ScanSpec limited = new ScanSpec(
+                TableSpec.rowKey(100), TableSpec.rowKey(1234), NONE, 70, Long.MAX_VALUE, CellBlock::encodedLength);
         int calls = 0;
         while (true) {
             ReadResult part = region.scan(limited, NO_DEADLINE);
@@ -154,8 +157,9 @@ class RegionReadTest {
         assertEquals(TestTable.expectedRows(spec, 100, 1234), pieces);
 
         // The byte limit stops after the row that reaches it.
-        ReadResult small = region.scan(new ScanSpec(TableSpec.rowKey(0), new byte[0], NONE, Integer.MAX_VALUE, 1,
-                CellBlock::encodedLength), NO_DEADLINE);
+        ReadResult small = region.scan(
+                new ScanSpec(TableSpec.rowKey(0), new byte[0], NONE, Integer.MAX_VALUE, 1, CellBlock::encodedLength),
+                NO_DEADLINE);
         assertEquals(1, small.rowCount());
         assertArrayEquals(TableSpec.rowKey(1), small.resumeRow());
         small.release();
@@ -185,7 +189,8 @@ class RegionReadTest {
         }
         ReadResult tenth = region.scan(range(300, 1300, FilterSpec.parse("10pct", loader)), NO_DEADLINE);
         assertEquals(expected, readAndRelease(tenth));
-        assertTrue(expected.size() > 150 && expected.size() < 450, "about 10% of 1000 rows x 3 cells: " + expected.size());
+        assertTrue(
+                expected.size() > 150 && expected.size() < 450, "about 10% of 1000 rows x 3 cells: " + expected.size());
 
         ReadResult column = region.scan(range(0, 50, FilterSpec.parse("qualifier:2", loader)), NO_DEADLINE);
         List<ClientCell> qualifier2 = readAndRelease(column);
@@ -194,8 +199,8 @@ class RegionReadTest {
             assertEquals(TestTable.expectedRow(spec, i).get(2), qualifier2.get(i));
         }
 
-        ReadResult custom = region.scan(range(0, 40, FilterSpec.parse("class:" + EvenRowsFilter.class.getName(), loader)),
-                NO_DEADLINE);
+        ReadResult custom = region.scan(
+                range(0, 40, FilterSpec.parse("class:" + EvenRowsFilter.class.getName(), loader)), NO_DEADLINE);
         assertEquals(20, custom.rowCount());
         assertEquals(TestTable.expectedRow(spec, 38), readAndRelease(custom).subList(19 * 3, 20 * 3));
     }
@@ -212,7 +217,8 @@ class RegionReadTest {
         int evicted = 0;
         for (Region r : tables.regions()) {
             for (String file : r.manifest().storeFiles()) {
-                evicted += cache.evictBlocksByFile(r.directory().resolve(file).toAbsolutePath().normalize().toString());
+                evicted += cache.evictBlocksByFile(
+                        r.directory().resolve(file).toAbsolutePath().normalize().toString());
             }
         }
         assertTrue(evicted > 0, "the table's blocks were cached, so evicting its files evicts something");
@@ -228,12 +234,18 @@ class RegionReadTest {
         Path table = Files.createDirectories(dir.resolve("versions"));
         byte[] family = TableSpec.family();
         byte[] q = TableSpec.qualifier(0);
-        try (StoreFileWriter older = StoreFileWriter.builder(table.resolve("a")).dataBlockSize(1024).open();
-                StoreFileWriter newer = StoreFileWriter.builder(table.resolve("b")).dataBlockSize(1024).open()) {
+        try (StoreFileWriter older = StoreFileWriter.builder(table.resolve("a"))
+                        .dataBlockSize(1024)
+                        .open();
+                StoreFileWriter newer = StoreFileWriter.builder(table.resolve("b"))
+                        .dataBlockSize(1024)
+                        .open()) {
             for (long row = 0; row < 100; row++) {
-                older.append(ArrayCell.of(TableSpec.rowKey(row), family, q, 1, ("old" + row).getBytes(StandardCharsets.UTF_8)));
+                older.append(ArrayCell.of(
+                        TableSpec.rowKey(row), family, q, 1, ("old" + row).getBytes(StandardCharsets.UTF_8)));
                 if (row % 2 == 0) {
-                    newer.append(ArrayCell.of(TableSpec.rowKey(row), family, q, 2, ("new" + row).getBytes(StandardCharsets.UTF_8)));
+                    newer.append(ArrayCell.of(
+                            TableSpec.rowKey(row), family, q, 2, ("new" + row).getBytes(StandardCharsets.UTF_8)));
                 }
             }
             older.finish();
@@ -251,7 +263,9 @@ class RegionReadTest {
             assertEquals(want, new String(cells.get(row).value(), StandardCharsets.UTF_8));
         }
         List<ClientCell> got = readAndRelease(region.get(TableSpec.rowKey(42), NO_DEADLINE));
-        assertEquals(List.of(new ClientCell(TableSpec.rowKey(42), family, q, 2, "new42".getBytes(StandardCharsets.UTF_8))), got);
+        assertEquals(
+                List.of(new ClientCell(TableSpec.rowKey(42), family, q, 2, "new42".getBytes(StandardCharsets.UTF_8))),
+                got);
     }
 
     @ParameterizedTest
@@ -273,7 +287,12 @@ class RegionReadTest {
     }
 
     private static ScanSpec range(long from, long to, FilterSpec filter) {
-        return new ScanSpec(TableSpec.rowKey(from), TableSpec.rowKey(to), filter, Integer.MAX_VALUE, Long.MAX_VALUE,
+        return new ScanSpec(
+                TableSpec.rowKey(from),
+                TableSpec.rowKey(to),
+                filter,
+                Integer.MAX_VALUE,
+                Long.MAX_VALUE,
                 CellBlock::encodedLength);
     }
 }

@@ -11,7 +11,6 @@ import io.blockscope.server.load.TableSpec;
 import io.blockscope.server.load.ValueDistribution;
 import io.blockscope.server.rpc.CellBlock;
 import io.blockscope.server.rpc.ClientCell;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -23,8 +22,7 @@ public final class TestTable {
 
     public static final String NAME = "t";
 
-    private TestTable() {
-    }
+    private TestTable() {}
 
     /** 2,000 rows x 3 qualifiers of random sizes up to 200 bytes, 4 KB blocks, 3 store files. */
     public static TableSpec smallSpec() {
@@ -32,19 +30,28 @@ public final class TestTable {
     }
 
     public static TableManifest load(Path dataDirectory, TableSpec spec) throws IOException {
-        return TableLoader.load(dataDirectory, spec, 4096, 3, line -> { });
+        return TableLoader.load(dataDirectory, spec, 4096, 3, line -> {});
     }
 
     /** A cache of the given deploy and mode, small enough for tests. */
     public static BlockCache cache(CacheDeploy deploy, ReadPathMode mode) {
-        return BlockCaches.create(CacheConfig.builder().deploy(deploy).readPathMode(mode).l1Size(8 << 20).l2Size(32 << 20).build());
+        return BlockCaches.create(CacheConfig.builder()
+                .deploy(deploy)
+                .readPathMode(mode)
+                .l1Size(8 << 20)
+                .l2Size(32 << 20)
+                .build());
     }
 
     /** The cells of row {@code row} as the loader wrote them. */
     public static List<ClientCell> expectedRow(TableSpec spec, long row) {
         List<ClientCell> cells = new ArrayList<>();
         for (int q = 0; q < spec.qualifiers(); q++) {
-            cells.add(new ClientCell(TableSpec.rowKey(row), TableSpec.family(), TableSpec.qualifier(q), spec.timestamp(),
+            cells.add(new ClientCell(
+                    TableSpec.rowKey(row),
+                    TableSpec.family(),
+                    TableSpec.qualifier(q),
+                    spec.timestamp(),
                     spec.value(row, q)));
         }
         return cells;

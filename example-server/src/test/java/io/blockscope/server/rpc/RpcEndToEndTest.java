@@ -6,17 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.blockscope.server.filter.EvenRowsFilter;
 import io.blockscope.server.filter.ValueSampleFilter;
 import io.blockscope.server.load.TableSpec;
-import io.blockscope.server.filter.EvenRowsFilter;
 import io.blockscope.server.region.TestTable;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,6 +18,12 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two servers in JVMs of their own (zero-copy and copy read paths) serve a loaded table; gets,
@@ -36,6 +35,7 @@ class RpcEndToEndTest {
 
     @TempDir
     static Path dir;
+
     private TableSpec spec;
     private final List<ServerProcess> servers = new ArrayList<>();
 
@@ -44,8 +44,21 @@ class RpcEndToEndTest {
         spec = TestTable.smallSpec();
         TestTable.load(dir, spec);
         for (String mode : List.of("zero-copy", "copy")) {
-            servers.add(ServerProcess.start(dir, "256m", "--data", dir.toString(), "--deploy", "cbc-offheap", "--read-path", mode,
-                    "--max-scan-rows", "700", "--max-response-bytes", "256k", "--max-multiget", "500"));
+            servers.add(ServerProcess.start(
+                    dir,
+                    "256m",
+                    "--data",
+                    dir.toString(),
+                    "--deploy",
+                    "cbc-offheap",
+                    "--read-path",
+                    mode,
+                    "--max-scan-rows",
+                    "700",
+                    "--max-response-bytes",
+                    "256k",
+                    "--max-multiget",
+                    "500"));
         }
     }
 
@@ -72,7 +85,8 @@ class RpcEndToEndTest {
                 assertEquals(TestTable.expectedRow(spec, row), reply.cells(), "row " + row + " from " + server.uri());
                 assertEquals(1, reply.rows());
             }
-            RpcClient.Reply missing = server.client().get(TestTable.NAME, "no-such-row".getBytes(StandardCharsets.UTF_8), true);
+            RpcClient.Reply missing =
+                    server.client().get(TestTable.NAME, "no-such-row".getBytes(StandardCharsets.UTF_8), true);
             assertEquals(List.of(), missing.cells());
             assertEquals(0, missing.rows());
         }
@@ -102,8 +116,11 @@ class RpcEndToEndTest {
     @Test
     void aFullScanComesInSeveralResponsesAndMissesNothing() throws Exception {
         for (ServerProcess server : servers) {
-            List<RpcClient.Reply> replies = server.client().scanAll(TestTable.NAME, RpcClient.Scan.range(new byte[0], new byte[0]));
-            assertTrue(replies.size() >= 3, "2000 rows with at most 700 rows and 256 KB per response: got " + replies.size());
+            List<RpcClient.Reply> replies =
+                    server.client().scanAll(TestTable.NAME, RpcClient.Scan.range(new byte[0], new byte[0]));
+            assertTrue(
+                    replies.size() >= 3,
+                    "2000 rows with at most 700 rows and 256 KB per response: got " + replies.size());
             List<ClientCell> cells = new ArrayList<>();
             for (RpcClient.Reply r : replies) {
                 assertTrue(r.rows() <= 700);
@@ -112,7 +129,9 @@ class RpcEndToEndTest {
             assertEquals(TestTable.expectedRows(spec, 0, spec.rows()), cells);
             assertNull(replies.get(replies.size() - 1).continuation());
 
-            RpcClient.Scan limited = RpcClient.Scan.range(TableSpec.rowKey(123), TableSpec.rowKey(1900)).withLimit(250).withMaxBytes(4096);
+            RpcClient.Scan limited = RpcClient.Scan.range(TableSpec.rowKey(123), TableSpec.rowKey(1900))
+                    .withLimit(250)
+                    .withMaxBytes(4096);
             List<ClientCell> first250 = new ArrayList<>();
             List<RpcClient.Reply> pieces = server.client().scanAll(TestTable.NAME, limited);
             pieces.forEach(r -> first250.addAll(r.cells()));
@@ -140,13 +159,19 @@ class RpcEndToEndTest {
 
             assertEquals(tenth, cells(server.client().scanAll(TestTable.NAME, range.withFilter("10pct"))));
 
-            List<ClientCell> q1 = cells(server.client().scanAll(TestTable.NAME,
-                    RpcClient.Scan.range(TableSpec.rowKey(0), TableSpec.rowKey(10)).withFilter("qualifier:1")));
+            List<ClientCell> q1 = cells(server.client()
+                    .scanAll(
+                            TestTable.NAME,
+                            RpcClient.Scan.range(TableSpec.rowKey(0), TableSpec.rowKey(10))
+                                    .withFilter("qualifier:1")));
             assertEquals(10, q1.size());
             assertEquals(TestTable.expectedRow(spec, 7).get(1), q1.get(7));
 
-            List<ClientCell> even = cells(server.client().scanAll(TestTable.NAME, RpcClient.Scan.range(TableSpec.rowKey(0),
-                    TableSpec.rowKey(30)).withFilter("class:" + EvenRowsFilter.class.getName())));
+            List<ClientCell> even = cells(server.client()
+                    .scanAll(
+                            TestTable.NAME,
+                            RpcClient.Scan.range(TableSpec.rowKey(0), TableSpec.rowKey(30))
+                                    .withFilter("class:" + EvenRowsFilter.class.getName())));
             assertEquals(15 * spec.qualifiers(), even.size());
             assertEquals(TestTable.expectedRow(spec, 28), even.subList(14 * 3, 15 * 3));
         }
@@ -155,9 +180,13 @@ class RpcEndToEndTest {
     @Test
     void jsonIsAvailableForPeopleAndCurl() throws Exception {
         for (ServerProcess server : servers) {
-            HttpResponse<String> response = server.client().raw(server.client()
-                    .request("/v1/" + TestTable.NAME + "/get?row=" + new String(TableSpec.rowKey(42), StandardCharsets.UTF_8))
-                    .header("Accept", "application/json").GET().build());
+            HttpResponse<String> response = server.client()
+                    .raw(server.client()
+                            .request("/v1/" + TestTable.NAME + "/get?row="
+                                    + new String(TableSpec.rowKey(42), StandardCharsets.UTF_8))
+                            .header("Accept", "application/json")
+                            .GET()
+                            .build());
             assertEquals(200, response.statusCode());
             JsonNode body = new ObjectMapper().readTree(response.body());
             assertEquals(1, body.path("rowCount").asInt());
@@ -166,7 +195,9 @@ class RpcEndToEndTest {
             for (int q = 0; q < spec.qualifiers(); q++) {
                 assertEquals(String.valueOf(q), cells.get(q).path("qualifier").asText());
                 assertEquals(spec.timestamp(), cells.get(q).path("timestamp").asLong());
-                assertEquals(Base64.getEncoder().encodeToString(spec.value(42, q)), cells.get(q).path("value").asText());
+                assertEquals(
+                        Base64.getEncoder().encodeToString(spec.value(42, q)),
+                        cells.get(q).path("value").asText());
             }
         }
     }
@@ -174,7 +205,10 @@ class RpcEndToEndTest {
     @Test
     void statusReportsTheServerCacheAndZeroReferencesWhenIdle() throws Exception {
         for (ServerProcess server : servers) {
-            server.client().scanAll(TestTable.NAME, RpcClient.Scan.range(new byte[0], new byte[0]).withFilter("all"));
+            server.client()
+                    .scanAll(
+                            TestTable.NAME,
+                            RpcClient.Scan.range(new byte[0], new byte[0]).withFilter("all"));
             JsonNode status = server.status();
             String mode = servers.indexOf(server) == 0 ? "zero-copy" : "copy";
             assertEquals(mode, status.path("server").path("readPath").asText());
@@ -191,9 +225,27 @@ class RpcEndToEndTest {
     @Test
     void peMeasuresRunningServersOverRpc() throws Exception {
         Path json = dir.resolve("pe-rpc.json");
-        int exit = io.blockscope.server.cli.Main.execute("pe", "--target", servers.get(1).uri() + "," + servers.get(0).uri(),
-                "--workload", "multiget,scanRange", "--threads", "2", "--ops", "12", "--rounds", "2", "--warmup", "0s",
-                "--multiget-rows", "20", "--scan-rows", "300", "--no-progress", "--json", json.toString());
+        int exit = io.blockscope.server.cli.Main.execute(
+                "pe",
+                "--target",
+                servers.get(1).uri() + "," + servers.get(0).uri(),
+                "--workload",
+                "multiget,scanRange",
+                "--threads",
+                "2",
+                "--ops",
+                "12",
+                "--rounds",
+                "2",
+                "--warmup",
+                "0s",
+                "--multiget-rows",
+                "20",
+                "--scan-rows",
+                "300",
+                "--no-progress",
+                "--json",
+                json.toString());
         assertEquals(0, exit);
         JsonNode records = new ObjectMapper().readTree(Files.readString(json)).path("records");
         assertEquals(4, records.size());

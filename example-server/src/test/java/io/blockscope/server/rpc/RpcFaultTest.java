@@ -10,13 +10,6 @@ import io.blockscope.server.load.TableLoader;
 import io.blockscope.server.load.TableSpec;
 import io.blockscope.server.load.ValueDistribution;
 import io.blockscope.server.region.TestTable;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -27,6 +20,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Faults against a server in its own JVM: every kind of malformed request, clients that vanish or
@@ -38,6 +37,7 @@ class RpcFaultTest {
 
     @TempDir
     static Path dir;
+
     private TableSpec small;
     private ServerProcess server;
     private ServerProcess impatient;
@@ -47,9 +47,23 @@ class RpcFaultTest {
         small = TestTable.smallSpec();
         TestTable.load(dir, small);
         // 4,000 rows of 10 KB: a 40 MB scan response, far more than loopback socket buffers hold.
-        TableLoader.load(dir, new TableSpec("big", 4_000, 1, 10_000, ValueDistribution.FIXED, 3, 5), 65536, 2, line -> { });
-        server = ServerProcess.start(dir, "256m", "--data", dir.toString(), "--max-response-bytes", "64m",
-                "--max-scan-rows", "100000", "--max-multiget", "50", "--max-request-bytes", "4k", "--idle-timeout", "2s");
+        TableLoader.load(
+                dir, new TableSpec("big", 4_000, 1, 10_000, ValueDistribution.FIXED, 3, 5), 65536, 2, line -> {});
+        server = ServerProcess.start(
+                dir,
+                "256m",
+                "--data",
+                dir.toString(),
+                "--max-response-bytes",
+                "64m",
+                "--max-scan-rows",
+                "100000",
+                "--max-multiget",
+                "50",
+                "--max-request-bytes",
+                "4k",
+                "--idle-timeout",
+                "2s");
         impatient = ServerProcess.start(dir, "256m", "--data", dir.toString(), "--request-timeout", "1ns");
     }
 
@@ -70,14 +84,16 @@ class RpcFaultTest {
         impatient.close();
     }
 
-    private record Case(String method, String path, String body, int status, String message) {
-    }
+    private record Case(String method, String path, String body, int status, String message) {}
 
     @Test
     void everyMalformedRequestGetsA4xxSayingWhatWasWrong() throws Exception {
         StringBuilder tooMany = new StringBuilder("{\"rows\":[");
         for (int i = 0; i < 51; i++) {
-            tooMany.append(i == 0 ? "" : ",").append('"').append(new String(TableSpec.rowKey(i), StandardCharsets.UTF_8)).append('"');
+            tooMany.append(i == 0 ? "" : ",")
+                    .append('"')
+                    .append(new String(TableSpec.rowKey(i), StandardCharsets.UTF_8))
+                    .append('"');
         }
         tooMany.append("]}");
         String huge = "{\"rows\":[\"" + "x".repeat(5000) + "\"]}";
@@ -93,7 +109,12 @@ class RpcFaultTest {
                 new Case("GET", "/v1/t/scan?maxBytes=0", null, 400, "'maxBytes' must be a positive integer"),
                 new Case("GET", "/v1/t/scan?filter=bogus", null, 400, "unknown filter 'bogus'"),
                 new Case("GET", "/v1/t/scan?filter=class:java.lang.String", null, 400, "does not implement"),
-                new Case("GET", "/v1/t/scan?filter=class:com.example.Missing", null, 400, "not on the server's class path"),
+                new Case(
+                        "GET",
+                        "/v1/t/scan?filter=class:com.example.Missing",
+                        null,
+                        400,
+                        "not on the server's class path"),
                 new Case("GET", "/v1/t/scan?continuation=garbage", null, 400, "continuation token"),
                 new Case("GET", "/v1/t/scan?frob=1", null, 400, "unknown parameter 'frob'"),
                 new Case("GET", "/v1/t/scan?format=xml", null, 400, "unknown format 'xml'"),
@@ -110,19 +131,28 @@ class RpcFaultTest {
                 new Case("GET", "/nowhere", null, 404, "no endpoint GET /nowhere"));
         long errorsBefore = server.status().path("rpc").path("clientErrors").asLong();
         for (Case c : cases) {
-            HttpRequest.BodyPublisher body = c.body() == null ? HttpRequest.BodyPublishers.noBody()
+            HttpRequest.BodyPublisher body = c.body() == null
+                    ? HttpRequest.BodyPublishers.noBody()
                     : HttpRequest.BodyPublishers.ofString(c.body());
-            HttpResponse<String> response = server.client().raw(server.client().request(c.path()).method(c.method(), body).build());
+            HttpResponse<String> response = server.client()
+                    .raw(server.client()
+                            .request(c.path())
+                            .method(c.method(), body)
+                            .build());
             assertEquals(c.status(), response.statusCode(), c + " -> " + response.body());
             JsonNode error = new ObjectMapper().readTree(response.body());
             assertEquals(c.status(), error.path("status").asInt());
-            assertTrue(error.path("message").asText().contains(c.message()), c + " -> " + error.path("message").asText());
+            assertTrue(
+                    error.path("message").asText().contains(c.message()),
+                    c + " -> " + error.path("message").asText());
         }
         // java.net.http will not send a malformed URI; a raw client will.
         String raw = rawExchange("GET /v1/t/get?row=%zz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
         assertTrue(raw.startsWith("HTTP/1.1 400"), raw);
         assertTrue(raw.contains("malformed request"), raw);
-        assertEquals(errorsBefore + cases.size() + 1, server.status().path("rpc").path("clientErrors").asLong());
+        assertEquals(
+                errorsBefore + cases.size() + 1,
+                server.status().path("rpc").path("clientErrors").asLong());
     }
 
     @Test
@@ -152,7 +182,9 @@ class RpcFaultTest {
         long failedBefore = server.status().path("rpc").path("responsesFailed").asLong();
         try (Socket socket = new Socket(server.uri().getHost(), server.uri().getPort())) {
             socket.setReceiveBufferSize(64 * 1024);
-            socket.getOutputStream().write(("GET /v1/big/scan HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream()
+                    .write(("GET /v1/big/scan HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().flush();
             // Read nothing: the server's write stalls until its 2 s idle timeout fails it.
             awaitFailedResponses(server, failedBefore + 1);
@@ -166,14 +198,15 @@ class RpcFaultTest {
         for (int i = 0; i < 100; i++) {
             keys.add(TableSpec.rowKey(i));
         }
-        RpcClient.RpcClientException timeout = org.junit.jupiter.api.Assertions.assertThrows(RpcClient.RpcClientException.class,
-                () -> impatient.client().multiGet(TestTable.NAME, keys, true));
+        RpcClient.RpcClientException timeout = org.junit.jupiter.api.Assertions.assertThrows(
+                RpcClient.RpcClientException.class, () -> impatient.client().multiGet(TestTable.NAME, keys, true));
         assertEquals(503, timeout.status());
         assertTrue(timeout.getMessage().contains("ran past its deadline"), timeout.getMessage());
 
         // A scan past its deadline returns the rows it has (the deadline is checked every 64 rows) and a continuation.
-        List<RpcClient.Reply> replies = impatient.client().scanAll(TestTable.NAME,
-                RpcClient.Scan.range(TableSpec.rowKey(0), TableSpec.rowKey(300)));
+        List<RpcClient.Reply> replies = impatient
+                .client()
+                .scanAll(TestTable.NAME, RpcClient.Scan.range(TableSpec.rowKey(0), TableSpec.rowKey(300)));
         assertEquals(5, replies.size());
         assertEquals(63, replies.get(0).rows());
         List<ClientCell> cells = new ArrayList<>();
@@ -199,6 +232,7 @@ class RpcFaultTest {
             }
             Thread.sleep(50);
         } while (System.nanoTime() < deadline);
-        throw new AssertionError("the server never reported the failed response (responsesFailed=" + failed + ")\n" + s.log());
+        throw new AssertionError(
+                "the server never reported the failed response (responsesFailed=" + failed + ")\n" + s.log());
     }
 }

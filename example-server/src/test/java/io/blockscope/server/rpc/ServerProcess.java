@@ -1,7 +1,6 @@
 package io.blockscope.server.rpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -48,7 +47,8 @@ public final class ServerProcess implements AutoCloseable {
         command.add("0");
         command.addAll(List.of(args));
         Path log = Files.createTempFile(workDirectory, "server-", ".log");
-        Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
+        Process process =
+                new ProcessBuilder(command).redirectError(log.toFile()).start();
         CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> readListeningLine(process));
         try {
             String url = line.get(60, TimeUnit.SECONDS);
@@ -63,13 +63,15 @@ public final class ServerProcess implements AutoCloseable {
             throw e;
         } catch (Exception e) {
             process.destroyForcibly();
-            throw new IOException("server did not print its listening line in time; its stderr:\n" + Files.readString(log), e);
+            throw new IOException(
+                    "server did not print its listening line in time; its stderr:\n" + Files.readString(log), e);
         }
     }
 
     private static String readListeningLine(Process process) {
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader out =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             String line;
             while ((line = out.readLine()) != null) {
                 if (line.startsWith(LISTENING)) {

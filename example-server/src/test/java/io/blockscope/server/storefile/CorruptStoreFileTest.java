@@ -34,6 +34,7 @@ class CorruptStoreFileTest {
 
     @TempDir
     Path dir;
+
     Path path;
     String name;
     Trailer trailer;
@@ -44,8 +45,10 @@ class CorruptStoreFileTest {
         TestStoreFiles.write(path, CELLS, TestStoreFiles.small(path));
         name = path.toAbsolutePath().normalize().toString();
         byte[] bytes = Files.readAllBytes(path);
-        trailer = Trailer.decode(Arrays.copyOfRange(bytes, bytes.length - StoreFileFormat.TRAILER_SIZE, bytes.length),
-                name, bytes.length - StoreFileFormat.TRAILER_SIZE);
+        trailer = Trailer.decode(
+                Arrays.copyOfRange(bytes, bytes.length - StoreFileFormat.TRAILER_SIZE, bytes.length),
+                name,
+                bytes.length - StoreFileFormat.TRAILER_SIZE);
     }
 
     @Test
@@ -96,10 +99,12 @@ class CorruptStoreFileTest {
         long second = secondDataBlock();
         flip(second + 3);
         try (StoreFileReader reader = StoreFileReader.open(path)) {
-            CorruptStoreFileException e = assertThrows(CorruptStoreFileException.class,
-                    () -> reader.readBlock(second, BlockType.DATA));
+            CorruptStoreFileException e =
+                    assertThrows(CorruptStoreFileException.class, () -> reader.readBlock(second, BlockType.DATA));
             assertEquals(second, e.offset());
-            assertTrue(e.problem().contains("checksum mismatch") || e.problem().contains("runs past the end"), e.getMessage());
+            assertTrue(
+                    e.problem().contains("checksum mismatch") || e.problem().contains("runs past the end"),
+                    e.getMessage());
         }
     }
 
@@ -112,7 +117,10 @@ class CorruptStoreFileTest {
         }
         write(second, new byte[] {BlockType.INDEX.code()});
         try (StoreFileReader reader = StoreFileReader.open(path)) {
-            assertCorrupt(() -> reader.readBlock(second, BlockType.DATA), second, "expected a DATA block, found a INDEX block");
+            assertCorrupt(
+                    () -> reader.readBlock(second, BlockType.DATA),
+                    second,
+                    "expected a DATA block, found a INDEX block");
         }
     }
 
@@ -137,8 +145,8 @@ class CorruptStoreFileTest {
         try (StoreFileReader reader = StoreFileReader.open(path)) {
             long second = secondDataBlock();
             truncate(second + 100);
-            CorruptStoreFileException e = assertCorrupt(() -> reader.readBlock(second, BlockType.DATA), second,
-                    "truncated at ");
+            CorruptStoreFileException e =
+                    assertCorrupt(() -> reader.readBlock(second, BlockType.DATA), second, "truncated at ");
             assertTrue(e.problem().matches(".*truncated at \\d+ of \\d+ bytes.*"), e.getMessage());
         }
     }
@@ -168,8 +176,15 @@ class CorruptStoreFileTest {
     @Test
     void trailerPointingPastTheEnd() throws IOException {
         long at = trailerOffset();
-        Trailer bad = new Trailer(trailer.dataBlockCount(), trailer.leafIndexBlockCount(), trailer.bloomChunkCount(),
-                trailer.dataSectionEnd(), trailer.rootIndexOffset(), at + 1000, trailer.cellCount(), trailer.rowCount());
+        Trailer bad = new Trailer(
+                trailer.dataBlockCount(),
+                trailer.leafIndexBlockCount(),
+                trailer.bloomChunkCount(),
+                trailer.dataSectionEnd(),
+                trailer.rootIndexOffset(),
+                at + 1000,
+                trailer.cellCount(),
+                trailer.rowCount());
         write(at, bad.encode());
         assertOpenFails(at, "trailer points past end");
     }
@@ -182,7 +197,8 @@ class CorruptStoreFileTest {
             payload.putLong(firstEntry, trailer.dataSectionEnd() + 50);
         });
         try (StoreFileReader reader = StoreFileReader.open(path)) {
-            assertCorrupt(() -> reader.dataBlockOffsetFor(row(0), reader.uncachedBlocks()), leaf, "index points past end");
+            assertCorrupt(
+                    () -> reader.dataBlockOffsetFor(row(0), reader.uncachedBlocks()), leaf, "index points past end");
         }
     }
 
@@ -198,13 +214,16 @@ class CorruptStoreFileTest {
         long second = secondDataBlock();
         rewritePayload(second, payload -> payload.putInt(0, 3));
         try (StoreFileReader reader = StoreFileReader.open(path)) {
-            CorruptStoreFileException e = assertCorrupt(() -> {
-                try (StoreFileScanner s = reader.scanner(reader.uncachedBlocks())) {
-                    while (s.next() != null) {
-                        // read until the damage
-                    }
-                }
-            }, second, "malformed cell at payload index 0");
+            CorruptStoreFileException e = assertCorrupt(
+                    () -> {
+                        try (StoreFileScanner s = reader.scanner(reader.uncachedBlocks())) {
+                            while (s.next() != null) {
+                                // read until the damage
+                            }
+                        }
+                    },
+                    second,
+                    "malformed cell at payload index 0");
             assertTrue(e.problem().contains("key length 3"), e.getMessage());
         }
     }
@@ -267,7 +286,8 @@ class CorruptStoreFileTest {
         byte[] bytes = Files.readAllBytes(path);
         int at = (int) offset;
         int length = ByteBuffer.wrap(bytes).getInt(at + 1);
-        ByteBuffer payload = ByteBuffer.wrap(bytes, at + StoreFileFormat.BLOCK_HEADER_SIZE, length).slice();
+        ByteBuffer payload = ByteBuffer.wrap(bytes, at + StoreFileFormat.BLOCK_HEADER_SIZE, length)
+                .slice();
         edit.accept(payload);
         CRC32C crc = new CRC32C();
         crc.update(bytes, at, StoreFileFormat.BLOCK_HEADER_CHECKED);

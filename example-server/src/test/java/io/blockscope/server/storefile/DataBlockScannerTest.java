@@ -85,11 +85,18 @@ class DataBlockScannerTest {
 
     @Test
     void cellKindFollowsTheBlock() throws Exception {
-        assertInstanceOf(ArrayCell.class, scanner(ByteBuff.wrap(payload()), Block.MemoryType.EXCLUSIVE).next(),
+        assertInstanceOf(
+                ArrayCell.class,
+                scanner(ByteBuff.wrap(payload()), Block.MemoryType.EXCLUSIVE).next(),
                 "an exclusive heap copy: cells point into its array");
-        assertInstanceOf(BufferedKeyValue.class, scanner(ByteBuff.wrap(payload()), Block.MemoryType.SHARED).next(),
+        assertInstanceOf(
+                BufferedKeyValue.class,
+                scanner(ByteBuff.wrap(payload()), Block.MemoryType.SHARED).next(),
                 "shared heap cache memory");
-        assertInstanceOf(BufferedKeyValue.class, scanner(TestBuffers.direct(payload()), Block.MemoryType.EXCLUSIVE).next());
+        assertInstanceOf(
+                BufferedKeyValue.class,
+                scanner(TestBuffers.direct(payload()), Block.MemoryType.EXCLUSIVE)
+                        .next());
         DataBlockScanner straddling = scanner(TestBuffers.straddling(payload(), 20), Block.MemoryType.SHARED);
         Cell first = straddling.next();
         assertInstanceOf(ArrayCell.class, first, "a cell across two buckets is copied");
@@ -106,9 +113,12 @@ class DataBlockScannerTest {
                 s.next();
             }
         });
-        assertTrue(e.getMessage().contains("/data/t.sf is corrupt at offset 4242: malformed cell at payload index"),
+        assertTrue(
+                e.getMessage().contains("/data/t.sf is corrupt at offset 4242: malformed cell at payload index"),
                 e.getMessage());
-        assertThrows(IllegalArgumentException.class,
-                () -> new DataBlockScanner(new Block(BlockType.INDEX, ByteBuff.wrap(payload()), Block.MemoryType.EXCLUSIVE), KEY));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new DataBlockScanner(
+                        new Block(BlockType.INDEX, ByteBuff.wrap(payload()), Block.MemoryType.EXCLUSIVE), KEY));
     }
 }

@@ -50,8 +50,8 @@ class IndexAndBloomTest {
         byte[] payload = b.toPayload();
         byte[] badCount = payload.clone();
         ByteBuffer.wrap(badCount).putInt(0, 1000);
-        CorruptStoreFileException e = assertThrows(CorruptStoreFileException.class,
-                () -> new IndexBlock(ByteBuff.wrap(badCount), "f", 77));
+        CorruptStoreFileException e =
+                assertThrows(CorruptStoreFileException.class, () -> new IndexBlock(ByteBuff.wrap(badCount), "f", 77));
         assertTrue(e.getMessage().contains("claims 1000 entries"), e.getMessage());
 
         byte[] badStart = payload.clone();
@@ -114,15 +114,18 @@ class IndexAndBloomTest {
         assertTrue(RowBloom.hash(a, 0, 11) != RowBloom.hash(a, 0, 12), "a prefix hashes differently");
         assertTrue(RowBloom.hash(new byte[3], 0, 3) != RowBloom.hash(new byte[4], 0, 4), "zero bytes count");
         byte[] shifted = ("xx" + new String(a)).getBytes();
-        assertEquals(RowBloom.hash(a, 0, a.length), RowBloom.hash(shifted, 2, a.length), "depends on the bytes, not the offset");
+        assertEquals(
+                RowBloom.hash(a, 0, a.length),
+                RowBloom.hash(shifted, 2, a.length),
+                "depends on the bytes, not the offset");
     }
 
     @Test
     void damagedBloomChunkHeaderIsReported() {
         byte[] chunk = new RowBloom(0.01, 1024).chunk(new long[] {1, 2, 3}, 3);
         ByteBuffer.wrap(chunk).putInt(4, 1 << 20);
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> RowBloom.mightContain(ByteBuff.wrap(chunk), 5));
+        IllegalStateException e =
+                assertThrows(IllegalStateException.class, () -> RowBloom.mightContain(ByteBuff.wrap(chunk), 5));
         assertTrue(e.getMessage().contains("does not match"), e.getMessage());
     }
 }

@@ -58,10 +58,13 @@ class StoreFileReaderTest {
             assertEquals(Block.MemoryType.EXCLUSIVE, block.memoryType());
             assertEquals(BlockType.DATA, block.type());
             assertTrue(!block.data().isDirect());
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class,
                     () -> source.getBlock(new BlockCacheKey("/elsewhere.sf", 0), BlockType.DATA));
             assertTrue(e.getMessage().contains("names another file"), e.getMessage());
-            assertEquals(reader.path().toAbsolutePath().normalize().toString(), reader.keyFor(0).fileName());
+            assertEquals(
+                    reader.path().toAbsolutePath().normalize().toString(),
+                    reader.keyFor(0).fileName());
         }
     }
 
@@ -75,12 +78,12 @@ class StoreFileReaderTest {
                 }
 
                 @Override
-                public void returnBlock(BlockCacheKey key, Block block) {
-                }
+                public void returnBlock(BlockCacheKey key, Block block) {}
             };
-            CorruptStoreFileException e = assertThrows(CorruptStoreFileException.class,
-                    () -> reader.mightContainRow(TestStoreFiles.row(0), lying));
-            assertTrue(e.getMessage().contains("expected a BLOOM block, the block source returned a DATA block"),
+            CorruptStoreFileException e = assertThrows(
+                    CorruptStoreFileException.class, () -> reader.mightContainRow(TestStoreFiles.row(0), lying));
+            assertTrue(
+                    e.getMessage().contains("expected a BLOOM block, the block source returned a DATA block"),
                     e.getMessage());
         }
     }

@@ -32,6 +32,7 @@ class StoreFileRoundTripTest {
 
     @TempDir
     static Path dir;
+
     static List<ArrayCell> cells;
     static StoreFileInfo written;
     static StoreFileReader reader;
@@ -81,17 +82,21 @@ class StoreFileRoundTripTest {
     @Test
     void cellKindsFollowTheBlockMemory() throws IOException {
         assertAllCells(reader.uncachedBlocks(), ArrayCell.class, "exclusive heap blocks: zero-copy ArrayCells");
-        assertAllCells(new TestStoreFiles.SharedDirectSource(reader.uncachedBlocks(), false), BufferedKeyValue.class,
+        assertAllCells(
+                new TestStoreFiles.SharedDirectSource(reader.uncachedBlocks(), false),
+                BufferedKeyValue.class,
                 "shared direct blocks: BufferedKeyValues");
         int copies = 0;
         int total = 0;
-        try (StoreFileScanner scanner = reader.scanner(new TestStoreFiles.SharedDirectSource(reader.uncachedBlocks(), true))) {
+        try (StoreFileScanner scanner =
+                reader.scanner(new TestStoreFiles.SharedDirectSource(reader.uncachedBlocks(), true))) {
             for (Cell c = scanner.next(); c != null; c = scanner.next()) {
                 total++;
                 copies += c instanceof ArrayCell ? 1 : 0;
             }
         }
-        assertTrue(copies > 0 && copies <= reader.info().dataBlockCount(),
+        assertTrue(
+                copies > 0 && copies <= reader.info().dataBlockCount(),
                 "only cells across a buffer boundary are copied, at most one per block: " + copies + " of " + total);
     }
 
@@ -103,13 +108,16 @@ class StoreFileRoundTripTest {
             for (int r = 0; r < ROWS; r += 7) {
                 assertTrue(scanner.seek(row(2 * r)));
                 Cell first = scanner.next();
-                assertTrue(Cells.equals(cells.get(rowStarts.get(r)), first), "first cell of row " + r + ", got " + first);
+                assertTrue(
+                        Cells.equals(cells.get(rowStarts.get(r)), first), "first cell of row " + r + ", got " + first);
                 int end = r + 1 < ROWS ? rowStarts.get(r + 1) : cells.size();
                 for (int i = rowStarts.get(r) + 1; i < end; i++) {
                     assertTrue(Cells.equals(cells.get(i), scanner.next()), "cell " + i + " of row " + r);
                 }
 
-                assertTrue(scanner.seek(row(2 * r - 1 < 0 ? 0 : 2 * r - 1)), "an absent row seeks to the next present one");
+                assertTrue(
+                        scanner.seek(row(2 * r - 1 < 0 ? 0 : 2 * r - 1)),
+                        "an absent row seeks to the next present one");
                 assertTrue(CellComparator.matchingRow(scanner.next(), row(2 * r)));
             }
             // Backwards seeks work too.
@@ -154,7 +162,8 @@ class StoreFileRoundTripTest {
         int falsePositives = 0;
         int probes = 0;
         for (int r = 0; r < ROWS; r++) {
-            for (byte[] absent : new byte[][] {row(2 * r + 1), absentRow(2 * r), (new String(row(2 * r)) + "x").getBytes()}) {
+            for (byte[] absent :
+                    new byte[][] {row(2 * r + 1), absentRow(2 * r), (new String(row(2 * r)) + "x").getBytes()}) {
                 probes++;
                 falsePositives += reader.mightContainRow(absent, source) ? 1 : 0;
             }
@@ -190,8 +199,9 @@ class StoreFileRoundTripTest {
             for (int r = 0; r < ROWS; r += 13) {
                 s.seek(row(2 * r));
             }
-            assertTrue(s.heldBlockCount() <= 1, "nothing returned from passed blocks, so nothing held: "
-                    + s.heldBlockCount());
+            assertTrue(
+                    s.heldBlockCount() <= 1,
+                    "nothing returned from passed blocks, so nothing held: " + s.heldBlockCount());
         }
         assertEquals(0, counting.outstandingReferences());
     }
@@ -206,7 +216,8 @@ class StoreFileRoundTripTest {
             blocks++;
             long next = reader.nextDataBlockOffset(offset, block);
             if (next >= 0) {
-                assertTrue(block.length() >= 4096 && block.length() < 4096 + maxCell,
+                assertTrue(
+                        block.length() >= 4096 && block.length() < 4096 + maxCell,
                         "block at " + offset + " has " + block.length() + " bytes");
             }
             offset = next;
@@ -222,7 +233,8 @@ class StoreFileRoundTripTest {
         StoreFileInfo info = TestStoreFiles.write(path, some, StoreFileWriter.builder(path));
         assertEquals(bytes / StoreFileWriter.DEFAULT_DATA_BLOCK_SIZE + 1, info.dataBlockCount(), info.toString());
         assertEquals(1, info.leafIndexBlockCount());
-        try (StoreFileReader r = StoreFileReader.open(path); StoreFileScanner s = r.scanner(r.uncachedBlocks())) {
+        try (StoreFileReader r = StoreFileReader.open(path);
+                StoreFileScanner s = r.scanner(r.uncachedBlocks())) {
             int n = 0;
             for (Cell c = s.next(); c != null; c = s.next()) {
                 assertTrue(Cells.equals(some.get(n++), c));
@@ -236,7 +248,8 @@ class StoreFileRoundTripTest {
         Path path = tmp.resolve("empty.sf");
         StoreFileInfo info = TestStoreFiles.write(path, List.of(), StoreFileWriter.builder(path));
         assertEquals(0, info.cellCount());
-        try (StoreFileReader r = StoreFileReader.open(path); StoreFileScanner s = r.scanner(r.uncachedBlocks())) {
+        try (StoreFileReader r = StoreFileReader.open(path);
+                StoreFileScanner s = r.scanner(r.uncachedBlocks())) {
             assertNull(s.next());
             assertFalse(s.seek(row(1)));
             assertFalse(r.mightContainRow(row(1), r.uncachedBlocks()));
@@ -254,7 +267,8 @@ class StoreFileRoundTripTest {
             }
             assertEquals(written.cellCount(), w.finish().cellCount());
         }
-        try (StoreFileReader r = StoreFileReader.open(copy); StoreFileScanner s = r.scanner(r.uncachedBlocks())) {
+        try (StoreFileReader r = StoreFileReader.open(copy);
+                StoreFileScanner s = r.scanner(r.uncachedBlocks())) {
             for (ArrayCell expected : cells) {
                 assertTrue(Cells.equals(expected, s.next()));
             }
@@ -270,7 +284,8 @@ class StoreFileRoundTripTest {
     }
 
     private static List<BlockSource> sources() {
-        return List.of(reader.uncachedBlocks(),
+        return List.of(
+                reader.uncachedBlocks(),
                 new TestStoreFiles.SharedDirectSource(reader.uncachedBlocks(), false),
                 new TestStoreFiles.SharedDirectSource(reader.uncachedBlocks(), true));
     }

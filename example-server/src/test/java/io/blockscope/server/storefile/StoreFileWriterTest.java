@@ -32,19 +32,26 @@ class StoreFileWriterTest {
         try (StoreFileWriter w = StoreFileWriter.builder(path).open()) {
             w.append(cell(1, "a", 5));
             w.append(cell(1, "a", 4));
-            IllegalArgumentException older = assertThrows(IllegalArgumentException.class, () -> w.append(cell(1, "a", 6)));
-            assertTrue(older.getMessage().contains("cell #3 row-00000001/f:a/6/vlen=1 sorts before the previous cell"
-                    + " row-00000001/f:a/4/vlen=1"), older.getMessage());
+            IllegalArgumentException older =
+                    assertThrows(IllegalArgumentException.class, () -> w.append(cell(1, "a", 6)));
+            assertTrue(
+                    older.getMessage()
+                            .contains("cell #3 row-00000001/f:a/6/vlen=1 sorts before the previous cell"
+                                    + " row-00000001/f:a/4/vlen=1"),
+                    older.getMessage());
             assertTrue(older.getMessage().contains("newest timestamp first"), older.getMessage());
-            IllegalArgumentException duplicate = assertThrows(IllegalArgumentException.class, () -> w.append(cell(1, "a", 4)));
+            IllegalArgumentException duplicate =
+                    assertThrows(IllegalArgumentException.class, () -> w.append(cell(1, "a", 4)));
             assertTrue(duplicate.getMessage().contains("repeats the key of"), duplicate.getMessage());
             assertThrows(IllegalArgumentException.class, () -> w.append(cell(0, "z", 1)), "an earlier row");
             w.append(cell(1, "b", 1));
             w.append(cell(2, "a", 1));
             assertEquals(4, w.finish().cellCount());
         }
-        try (StoreFileReader r = StoreFileReader.open(path); StoreFileScanner s = r.scanner(r.uncachedBlocks())) {
-            for (ArrayCell expected : new ArrayCell[] {cell(1, "a", 5), cell(1, "a", 4), cell(1, "b", 1), cell(2, "a", 1)}) {
+        try (StoreFileReader r = StoreFileReader.open(path);
+                StoreFileScanner s = r.scanner(r.uncachedBlocks())) {
+            for (ArrayCell expected :
+                    new ArrayCell[] {cell(1, "a", 5), cell(1, "a", 4), cell(1, "b", 1), cell(2, "a", 1)}) {
                 assertTrue(Cells.equals(expected, s.next()));
             }
             assertEquals(null, s.next());
@@ -83,7 +90,8 @@ class StoreFileWriterTest {
     void refusesToOverwriteAStoreFile() throws IOException {
         Path path = dir.resolve("exists.sf");
         Files.writeString(path, "x");
-        FileAlreadyExistsException e = assertThrows(FileAlreadyExistsException.class,
+        FileAlreadyExistsException e = assertThrows(
+                FileAlreadyExistsException.class,
                 () -> StoreFileWriter.builder(path).open());
         assertTrue(e.getMessage().contains("immutable"), e.getMessage());
     }
@@ -92,7 +100,8 @@ class StoreFileWriterTest {
     void badOptionsAreRejectedWithTheRange() {
         StoreFileWriter.Builder b = StoreFileWriter.builder(dir.resolve("x.sf"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> b.dataBlockSize(10));
-        assertTrue(e.getMessage().contains("data block size must be between 64 bytes and 64 MB, got 10"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("data block size must be between 64 bytes and 64 MB, got 10"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> b.indexBlockSize(0));
         assertThrows(IllegalArgumentException.class, () -> b.bloomChunkSize(-1));
         assertThrows(IllegalArgumentException.class, () -> b.bloomFalsePositiveRate(0));

@@ -21,8 +21,7 @@ final class TestStoreFiles {
 
     static final byte[] FAMILY = "f".getBytes();
 
-    private TestStoreFiles() {
-    }
+    private TestStoreFiles() {}
 
     static byte[] row(int i) {
         return String.format("row-%08d", i).getBytes();
@@ -54,7 +53,8 @@ final class TestStoreFiles {
         return cells;
     }
 
-    static StoreFileInfo write(Path path, List<? extends Cell> cells, StoreFileWriter.Builder options) throws IOException {
+    static StoreFileInfo write(Path path, List<? extends Cell> cells, StoreFileWriter.Builder options)
+            throws IOException {
         try (StoreFileWriter writer = options.open()) {
             for (Cell c : cells) {
                 writer.append(c);
@@ -65,7 +65,10 @@ final class TestStoreFiles {
 
     /** Small blocks so that a few thousand cells exercise many data, leaf index and bloom blocks. */
     static StoreFileWriter.Builder small(Path path) {
-        return StoreFileWriter.builder(path).dataBlockSize(4096).indexBlockSize(256).bloomChunkSize(64);
+        return StoreFileWriter.builder(path)
+                .dataBlockSize(4096)
+                .indexBlockSize(256)
+                .bloomChunkSize(64);
     }
 
     /**
@@ -98,8 +101,7 @@ final class TestStoreFiles {
         }
 
         @Override
-        public void returnBlock(BlockCacheKey key, Block block) {
-        }
+        public void returnBlock(BlockCacheKey key, Block block) {}
 
         private static ByteBuffer direct(byte[] bytes, int from, int length) {
             return ByteBuffer.allocateDirect(length).put(0, bytes, from, length);

@@ -1,7 +1,6 @@
 package io.blockscope.exporter.auth;
 
 import io.blockscope.exporter.cli.CommandFailed;
-
 import java.io.BufferedReader;
 import java.io.Console;
 import java.io.IOException;
@@ -23,76 +22,81 @@ import java.util.Arrays;
  */
 public final class HashPassword {
 
-  private HashPassword() {}
+    private HashPassword() {}
 
-  public static void main(String[] args) throws IOException {
-    int status = run(args, System.console(), new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)), System.out, System.err);
-    CommandFailed.check("HashPassword", status);
-  }
+    public static void main(String[] args) throws IOException {
+        int status = run(
+                args,
+                System.console(),
+                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)),
+                System.out,
+                System.err);
+        CommandFailed.check("HashPassword", status);
+    }
 
-  static int run(String[] args, Console console, BufferedReader stdin, PrintStream out, PrintStream err)
-      throws IOException {
-    if (args.length > 2 || (args.length > 0 && args[0].startsWith("-"))) {
-      err.println("usage: HashPassword [pbkdf2-sha256|pbkdf2-sha512|sha256|sha512 [ITERATIONS]]");
-      return 2;
+    static int run(String[] args, Console console, BufferedReader stdin, PrintStream out, PrintStream err)
+            throws IOException {
+        if (args.length > 2 || (args.length > 0 && args[0].startsWith("-"))) {
+            err.println("usage: HashPassword [pbkdf2-sha256|pbkdf2-sha512|sha256|sha512 [ITERATIONS]]");
+            return 2;
+        }
+        PasswordHash.Algorithm algorithm =
+                args.length > 0 ? PasswordHash.Algorithm.fromLabel(args[0]) : PasswordHash.Algorithm.PBKDF2_SHA256;
+        if (algorithm == null) {
+            err.println("unknown algorithm '" + args[0] + "': use pbkdf2-sha256, pbkdf2-sha512, sha256 or sha512");
+            return 2;
+        }
+        int iterations = algorithm.defaultIterations();
+        if (args.length == 2) {
+            try {
+                iterations = Integer.parseInt(args[1]);
+            } catch (NumberFormatException e) {
+                iterations = -1;
+            }
+            if (!algorithm.iterated() || iterations < 1) {
+                err.println(
+                        algorithm.iterated()
+                                ? "ITERATIONS must be a positive number, got '" + args[1] + "'"
+                                : algorithm.label() + " takes no ITERATIONS");
+                return 2;
+            }
+        }
+        char[] password = readPassword(console, stdin, err);
+        if (password == null) {
+            return 1;
+        }
+        try {
+            out.println(PasswordHash.create(algorithm, iterations, password));
+            return 0;
+        } finally {
+            Arrays.fill(password, '\0');
+        }
     }
-    PasswordHash.Algorithm algorithm =
-        args.length > 0 ? PasswordHash.Algorithm.fromLabel(args[0]) : PasswordHash.Algorithm.PBKDF2_SHA256;
-    if (algorithm == null) {
-      err.println("unknown algorithm '" + args[0] + "': use pbkdf2-sha256, pbkdf2-sha512, sha256 or sha512");
-      return 2;
-    }
-    int iterations = algorithm.defaultIterations();
-    if (args.length == 2) {
-      try {
-        iterations = Integer.parseInt(args[1]);
-      } catch (NumberFormatException e) {
-        iterations = -1;
-      }
-      if (!algorithm.iterated() || iterations < 1) {
-        err.println(algorithm.iterated()
-            ? "ITERATIONS must be a positive number, got '" + args[1] + "'"
-            : algorithm.label() + " takes no ITERATIONS");
-        return 2;
-      }
-    }
-    char[] password = readPassword(console, stdin, err);
-    if (password == null) {
-      return 1;
-    }
-    try {
-      out.println(PasswordHash.create(algorithm, iterations, password));
-      return 0;
-    } finally {
-      Arrays.fill(password, '\0');
-    }
-  }
 
-  private static char[] readPassword(Console console, BufferedReader stdin, PrintStream err)
-      throws IOException {
-    if (console != null) {
-      char[] first = console.readPassword("password: ");
-      char[] second = console.readPassword("again: ");
-      if (first == null || second == null || !Arrays.equals(first, second)) {
-        err.println("the two passwords differ (or input ended); nothing printed");
-        return null;
-      }
-      Arrays.fill(second, '\0');
-      return checkNotEmpty(first, err);
+    private static char[] readPassword(Console console, BufferedReader stdin, PrintStream err) throws IOException {
+        if (console != null) {
+            char[] first = console.readPassword("password: ");
+            char[] second = console.readPassword("again: ");
+            if (first == null || second == null || !Arrays.equals(first, second)) {
+                err.println("the two passwords differ (or input ended); nothing printed");
+                return null;
+            }
+            Arrays.fill(second, '\0');
+            return checkNotEmpty(first, err);
+        }
+        String line = stdin.readLine();
+        if (line == null) {
+            err.println("no password on standard input");
+            return null;
+        }
+        return checkNotEmpty(line.toCharArray(), err);
     }
-    String line = stdin.readLine();
-    if (line == null) {
-      err.println("no password on standard input");
-      return null;
-    }
-    return checkNotEmpty(line.toCharArray(), err);
-  }
 
-  private static char[] checkNotEmpty(char[] password, PrintStream err) {
-    if (password.length == 0) {
-      err.println("the password is empty; choose one");
-      return null;
+    private static char[] checkNotEmpty(char[] password, PrintStream err) {
+        if (password.length == 0) {
+            err.println("the password is empty; choose one");
+            return null;
+        }
+        return password;
     }
-    return password;
-  }
 }

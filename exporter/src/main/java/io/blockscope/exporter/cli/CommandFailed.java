@@ -12,24 +12,24 @@ package io.blockscope.exporter.cli;
  */
 public final class CommandFailed extends RuntimeException {
 
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  private final int status;
+    private final int status;
 
-  private CommandFailed(String tool, int status) {
-    super(tool + " failed with status " + status + " (the reason is printed above)", null, false, false);
-    this.status = status;
-  }
-
-  /** Returns for status 0; otherwise throws, so the command's process exits with status 1. */
-  public static void check(String tool, int status) {
-    if (status != 0) {
-      throw new CommandFailed(tool, status);
+    private CommandFailed(String tool, int status) {
+        super(tool + " failed with status " + status + " (the reason is printed above)", null, false, false);
+        this.status = status;
     }
-  }
 
-  /** The tool's own status: what went wrong, for a caller that runs the tool in its own JVM. */
-  public int status() {
-    return status;
-  }
+    /** Returns for status 0; otherwise throws, so the command's process exits with status 1. */
+    public static void check(String tool, int status) {
+        if (status != 0) {
+            throw new CommandFailed(tool, status);
+        }
+    }
+
+    /** The tool's own status: what went wrong, for a caller that runs the tool in its own JVM. */
+    public int status() {
+        return status;
+    }
 }

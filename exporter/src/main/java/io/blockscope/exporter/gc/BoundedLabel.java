@@ -11,27 +11,27 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class BoundedLabel {
 
-  static final String OTHER = "other";
+    static final String OTHER = "other";
 
-  private final int limit;
-  private final Map<String, String> kept = new ConcurrentHashMap<>();
+    private final int limit;
+    private final Map<String, String> kept = new ConcurrentHashMap<>();
 
-  BoundedLabel(int limit) {
-    this.limit = limit;
-  }
-
-  String of(String value) {
-    String v = value == null || value.isEmpty() ? "unknown" : value;
-    String known = kept.get(v);
-    if (known != null) {
-      return known;
+    BoundedLabel(int limit) {
+        this.limit = limit;
     }
-    synchronized (this) {
-      if (kept.size() < limit) {
-        kept.putIfAbsent(v, v);
-        return v;
-      }
+
+    String of(String value) {
+        String v = value == null || value.isEmpty() ? "unknown" : value;
+        String known = kept.get(v);
+        if (known != null) {
+            return known;
+        }
+        synchronized (this) {
+            if (kept.size() < limit) {
+                kept.putIfAbsent(v, v);
+                return v;
+            }
+        }
+        return kept.getOrDefault(v, OTHER);
     }
-    return kept.getOrDefault(v, OTHER);
-  }
 }

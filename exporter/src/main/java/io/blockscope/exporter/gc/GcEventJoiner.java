@@ -18,106 +18,106 @@ import java.util.Map;
  */
 final class GcEventJoiner {
 
-  /** Collections whose events may still be in flight; JFR delivers a collection's events together. */
-  private static final int MAX_TRACKED = 64;
+    /** Collections whose events may still be in flight; JFR delivers a collection's events together. */
+    private static final int MAX_TRACKED = 64;
 
-  private final GcMetrics metrics;
-  private final Map<Long, Pending> waiting = new LinkedHashMap<>();
-  private final Map<Long, Collection> recent = lru();
+    private final GcMetrics metrics;
+    private final Map<Long, Pending> waiting = new LinkedHashMap<>();
+    private final Map<Long, Collection> recent = lru();
 
-  GcEventJoiner(GcMetrics metrics) {
-    this.metrics = metrics;
-  }
-
-  void onCollection(long gcId, String name, String cause) {
-    Collection c = new Collection(metrics.collector(name), metrics.cause(cause));
-    metrics.collection(c.gc);
-    recent.put(gcId, c);
-    Pending p = waiting.remove(gcId);
-    if (p != null) {
-      for (double seconds : p.pauses) {
-        metrics.pause(c.gc, c.cause, seconds);
-      }
-      if (p.heapBefore >= 0) {
-        metrics.heapBefore(c.gc, p.heapBefore);
-      }
-      if (p.heapAfter >= 0) {
-        metrics.heapAfter(c.gc, p.heapAfter);
-      }
+    GcEventJoiner(GcMetrics metrics) {
+        this.metrics = metrics;
     }
-  }
 
-  void onPause(long gcId, double seconds) {
-    Collection c = recent.get(gcId);
-    if (c != null) {
-      metrics.pause(c.gc, c.cause, seconds);
-    } else {
-      pending(gcId).pauses.add(seconds);
+    void onCollection(long gcId, String name, String cause) {
+        Collection c = new Collection(metrics.collector(name), metrics.cause(cause));
+        metrics.collection(c.gc);
+        recent.put(gcId, c);
+        Pending p = waiting.remove(gcId);
+        if (p != null) {
+            for (double seconds : p.pauses) {
+                metrics.pause(c.gc, c.cause, seconds);
+            }
+            if (p.heapBefore >= 0) {
+                metrics.heapBefore(c.gc, p.heapBefore);
+            }
+            if (p.heapAfter >= 0) {
+                metrics.heapAfter(c.gc, p.heapAfter);
+            }
+        }
     }
-  }
 
-  void onHeapSummary(long gcId, boolean before, long heapUsed) {
-    Collection c = recent.get(gcId);
-    if (c != null) {
-      if (before) {
-        metrics.heapBefore(c.gc, heapUsed);
-      } else {
-        metrics.heapAfter(c.gc, heapUsed);
-      }
-      return;
+    void onPause(long gcId, double seconds) {
+        Collection c = recent.get(gcId);
+        if (c != null) {
+            metrics.pause(c.gc, c.cause, seconds);
+        } else {
+            pending(gcId).pauses.add(seconds);
+        }
     }
-    Pending p = pending(gcId);
-    if (before) {
-      p.heapBefore = heapUsed;
-    } else {
-      p.heapAfter = heapUsed;
+
+    void onHeapSummary(long gcId, boolean before, long heapUsed) {
+        Collection c = recent.get(gcId);
+        if (c != null) {
+            if (before) {
+                metrics.heapBefore(c.gc, heapUsed);
+            } else {
+                metrics.heapAfter(c.gc, heapUsed);
+            }
+            return;
+        }
+        Pending p = pending(gcId);
+        if (before) {
+            p.heapBefore = heapUsed;
+        } else {
+            p.heapAfter = heapUsed;
+        }
     }
-  }
 
-  private Pending pending(long gcId) {
-    Pending p = waiting.get(gcId);
-    if (p == null) {
-      if (waiting.size() == MAX_TRACKED) {
-        // The eldest waited longest: its collection event is not coming (JFR lost it).
-        Iterator<Pending> eldest = waiting.values().iterator();
-        eldest.next();
-        eldest.remove();
-        Log.warnOnce(
-            "gc-join",
-            "JFR delivered GC pauses without their collection event (events lost?); such pauses are"
-                + " left out of blockscope_gc_pause_seconds",
-            null);
-      }
-      p = new Pending();
-      waiting.put(gcId, p);
+    private Pending pending(long gcId) {
+        Pending p = waiting.get(gcId);
+        if (p == null) {
+            if (waiting.size() == MAX_TRACKED) {
+                // The eldest waited longest: its collection event is not coming (JFR lost it).
+                Iterator<Pending> eldest = waiting.values().iterator();
+                eldest.next();
+                eldest.remove();
+                Log.warnOnce(
+                        "gc-join",
+                        "JFR delivered GC pauses without their collection event (events lost?); such pauses are"
+                                + " left out of blockscope_gc_pause_seconds",
+                        null);
+            }
+            p = new Pending();
+            waiting.put(gcId, p);
+        }
+        return p;
     }
-    return p;
-  }
 
-  private static <V> Map<Long, V> lru() {
-    return new LinkedHashMap<>(16, 0.75f, false) {
-      private static final long serialVersionUID = 1L;
+    private static <V> Map<Long, V> lru() {
+        return new LinkedHashMap<>(16, 0.75f, false) {
+            private static final long serialVersionUID = 1L;
 
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<Long, V> eldest) {
-        return size() > MAX_TRACKED;
-      }
-    };
-  }
-
-  private static final class Collection {
-    final String gc;
-    final String cause;
-
-    Collection(String gc, String cause) {
-      this.gc = gc;
-      this.cause = cause;
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Long, V> eldest) {
+                return size() > MAX_TRACKED;
+            }
+        };
     }
-  }
 
-  private static final class Pending {
-    final List<Double> pauses = new ArrayList<>(4);
-    long heapBefore = -1;
-    long heapAfter = -1;
-  }
+    private static final class Collection {
+        final String gc;
+        final String cause;
+
+        Collection(String gc, String cause) {
+            this.gc = gc;
+            this.cause = cause;
+        }
+    }
+
+    private static final class Pending {
+        final List<Double> pauses = new ArrayList<>(4);
+        long heapBefore = -1;
+        long heapAfter = -1;
+    }
 }

@@ -10,80 +10,80 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  */
 public final class GcMonitoring implements AutoCloseable {
 
-  /** The value of {@code blockscope_gc_source_info{source}}. */
-  public enum Source {
-    JFR("jfr"),
-    MXBEAN("mxbean"),
-    NONE("none");
+    /** The value of {@code blockscope_gc_source_info{source}}. */
+    public enum Source {
+        JFR("jfr"),
+        MXBEAN("mxbean"),
+        NONE("none");
 
-    private final String label;
+        private final String label;
 
-    Source(String label) {
-      this.label = label;
+        Source(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
     }
 
-    public String label() {
-      return label;
-    }
-  }
+    private final AutoCloseable collector;
+    private final Source source;
 
-  private final AutoCloseable collector;
-  private final Source source;
+    private GcMonitoring(AutoCloseable collector, Source source) {
+        this.collector = collector;
+        this.source = source;
+    }
 
-  private GcMonitoring(AutoCloseable collector, Source source) {
-    this.collector = collector;
-    this.source = source;
-  }
+    public static GcMonitoring start(PrometheusRegistry registry, PrometheusProperties properties, boolean useJfr) {
+        GcMetrics metrics;
+        try {
+            metrics = new GcMetrics(registry, properties);
+        } catch (RuntimeException | LinkageError e) {
+            Log.warnOnce("gc-metrics", "GC metrics could not be registered; no blockscope_gc_* series", e);
+            return new GcMonitoring(null, Source.NONE);
+        }
+        if (useJfr) {
+            try {
+                JfrGcCollector jfr = JfrGcCollector.start(metrics, registry, properties);
+                metrics.source(Source.JFR.label());
+                return new GcMonitoring(jfr, Source.JFR);
+            } catch (Exception | LinkageError e) {
+                Log.warnOnce(
+                        "jfr-start",
+                        "JFR could not start, so GC metrics come from GC MXBean notifications (pauses in whole"
+                                + " milliseconds, no allocation rate; blockscope_gc_source_info{source=\"mxbean\"})",
+                        e);
+            }
+        } else {
+            Log.info("jfr=off: GC metrics come from GC MXBean notifications");
+        }
+        try {
+            MxBeanGcCollector mxbeans = MxBeanGcCollector.start(metrics);
+            metrics.source(Source.MXBEAN.label());
+            return new GcMonitoring(mxbeans, Source.MXBEAN);
+        } catch (RuntimeException | LinkageError e) {
+            Log.warnOnce("mxbean-start", "GC MXBean notifications are not available either; no GC pause metrics", e);
+            metrics.source(Source.NONE.label());
+            return new GcMonitoring(null, Source.NONE);
+        }
+    }
 
-  public static GcMonitoring start(
-      PrometheusRegistry registry, PrometheusProperties properties, boolean useJfr) {
-    GcMetrics metrics;
-    try {
-      metrics = new GcMetrics(registry, properties);
-    } catch (RuntimeException | LinkageError e) {
-      Log.warnOnce("gc-metrics", "GC metrics could not be registered; no blockscope_gc_* series", e);
-      return new GcMonitoring(null, Source.NONE);
+    public Source source() {
+        return source;
     }
-    if (useJfr) {
-      try {
-        JfrGcCollector jfr = JfrGcCollector.start(metrics, registry, properties);
-        metrics.source(Source.JFR.label());
-        return new GcMonitoring(jfr, Source.JFR);
-      } catch (Exception | LinkageError e) {
-        Log.warnOnce("jfr-start",
-            "JFR could not start, so GC metrics come from GC MXBean notifications (pauses in whole"
-                + " milliseconds, no allocation rate; blockscope_gc_source_info{source=\"mxbean\"})",
-            e);
-      }
-    } else {
-      Log.info("jfr=off: GC metrics come from GC MXBean notifications");
-    }
-    try {
-      MxBeanGcCollector mxbeans = MxBeanGcCollector.start(metrics);
-      metrics.source(Source.MXBEAN.label());
-      return new GcMonitoring(mxbeans, Source.MXBEAN);
-    } catch (RuntimeException | LinkageError e) {
-      Log.warnOnce("mxbean-start", "GC MXBean notifications are not available either; no GC pause metrics", e);
-      metrics.source(Source.NONE.label());
-      return new GcMonitoring(null, Source.NONE);
-    }
-  }
 
-  public Source source() {
-    return source;
-  }
-
-  @Override
-  public void close() {
-    if (collector == null) {
-      return;
+    @Override
+    public void close() {
+        if (collector == null) {
+            return;
+        }
+        try {
+            collector.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            Log.warnOnce("gc-close", "GC metrics did not stop cleanly", e);
+        }
     }
-    try {
-      collector.close();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (Exception e) {
-      Log.warnOnce("gc-close", "GC metrics did not stop cleanly", e);
-    }
-  }
 }

@@ -27,154 +27,156 @@ import jdk.jfr.consumer.RecordingStream;
  */
 final class JfrGcCollector implements AutoCloseable {
 
-  private static final String GC = "jdk.GarbageCollection";
-  private static final String PHASE_PAUSE = "jdk.GCPhasePause";
-  private static final String HEAP_SUMMARY = "jdk.GCHeapSummary";
-  private static final String ALLOCATION_SAMPLE = "jdk.ObjectAllocationSample";
-  private static final String DATA_LOSS = "jdk.DataLoss";
-  /** JFR's own default for allocation samples: enough for a rate, cheap enough to leave on. */
-  private static final String ALLOCATION_THROTTLE = "150/s";
-  /** The stream keeps its data on disk; keep only what a late consumer might still need. */
-  private static final Duration MAX_AGE = Duration.ofMinutes(2);
-  private static final long START_TIMEOUT_SECONDS = 10;
+    private static final String GC = "jdk.GarbageCollection";
+    private static final String PHASE_PAUSE = "jdk.GCPhasePause";
+    private static final String HEAP_SUMMARY = "jdk.GCHeapSummary";
+    private static final String ALLOCATION_SAMPLE = "jdk.ObjectAllocationSample";
+    private static final String DATA_LOSS = "jdk.DataLoss";
+    /** JFR's own default for allocation samples: enough for a rate, cheap enough to leave on. */
+    private static final String ALLOCATION_THROTTLE = "150/s";
+    /** The stream keeps its data on disk; keep only what a late consumer might still need. */
+    private static final Duration MAX_AGE = Duration.ofMinutes(2);
 
-  private final RecordingStream stream;
-  private final Thread thread;
+    private static final long START_TIMEOUT_SECONDS = 10;
 
-  private JfrGcCollector(RecordingStream stream, Thread thread) {
-    this.stream = stream;
-    this.thread = thread;
-  }
+    private final RecordingStream stream;
+    private final Thread thread;
 
-  /**
-   * Starts the stream on a daemon thread and returns once the recording runs, so that every
-   * collection after this call is seen.
-   *
-   * @throws Exception (or a {@link LinkageError}) when JFR cannot start; nothing is left running
-   */
-  static JfrGcCollector start(GcMetrics metrics, PrometheusRegistry registry, PrometheusProperties properties)
-      throws Exception {
-    Counter allocated =
-        Counter.builder(properties)
-            .name("blockscope_allocated_bytes")
-            .help("Heap allocation, estimated from jdk.ObjectAllocationSample weights.")
-            .unit(Unit.BYTES)
-            .withoutExemplars()
-            .build();
-    Counter dataLoss =
-        Counter.builder(properties)
-            .name("blockscope_jfr_data_loss_bytes")
-            .help("Bytes of JFR events lost (jdk.DataLoss).")
-            .unit(Unit.BYTES)
-            .withoutExemplars()
-            .build();
-    Gauge lag =
-        Gauge.builder(properties)
-            .name("blockscope_jfr_event_lag_seconds")
-            .help("Delay between the newest processed GC event and now, at its processing.")
-            .unit(Unit.SECONDS)
-            .withoutExemplars()
-            .build();
-    GcEventJoiner joiner = new GcEventJoiner(metrics);
-
-    RecordingStream stream = new RecordingStream();
-    try {
-      stream.enable(GC).withoutThreshold();
-      stream.enable(PHASE_PAUSE).withoutThreshold();
-      stream.enable(HEAP_SUMMARY).withoutThreshold();
-      stream.enable(ALLOCATION_SAMPLE).with("throttle", ALLOCATION_THROTTLE).withoutStackTrace();
-      stream.enable(DATA_LOSS);
-      stream.setMaxAge(MAX_AGE);
-      stream.onEvent(GC, guarded(e -> {
-        joiner.onCollection(e.getLong("gcId"), e.getString("name"), e.getString("cause"));
-        lag.set(seconds(Duration.between(e.getEndTime(), Instant.now())));
-      }));
-      stream.onEvent(PHASE_PAUSE, guarded(e -> joiner.onPause(e.getLong("gcId"), seconds(e.getDuration()))));
-      stream.onEvent(HEAP_SUMMARY, guarded(e -> joiner.onHeapSummary(
-          e.getLong("gcId"), "Before GC".equals(e.getString("when")), e.getLong("heapUsed"))));
-      stream.onEvent(ALLOCATION_SAMPLE, guarded(e -> allocated.inc(e.getLong("weight"))));
-      stream.onEvent(DATA_LOSS, guarded(e -> dataLoss.inc(e.getLong("amount"))));
-      stream.onError(t -> Log.warnOnce("jfr-stream", "JFR event stream failed; GC metrics stop", t));
-
-      Thread thread = startOnDaemonThread(stream);
-      registry.register(allocated);
-      registry.register(dataLoss);
-      registry.register(lag);
-      return new JfrGcCollector(stream, thread);
-    } catch (Exception | Error e) {
-      stream.close();
-      throw e;
+    private JfrGcCollector(RecordingStream stream, Thread thread) {
+        this.stream = stream;
+        this.thread = thread;
     }
-  }
 
-  /**
-   * {@link RecordingStream#startAsync()} runs the stream on a non-daemon thread on JDK 17, which
-   * would keep the host JVM alive after its main thread ends; so the blocking {@code start()} runs
-   * on our own daemon thread, and a recorder listener says when the recording is running.
-   */
-  private static Thread startOnDaemonThread(RecordingStream stream) throws Exception {
-    CountDownLatch running = new CountDownLatch(1);
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    FlightRecorderListener listener =
-        new FlightRecorderListener() {
-          @Override
-          public void recordingStateChanged(Recording recording) {
-            if (recording.getState() == RecordingState.RUNNING
-                && recording.getName().startsWith("Recording Stream")) {
-              running.countDown();
+    /**
+     * Starts the stream on a daemon thread and returns once the recording runs, so that every
+     * collection after this call is seen.
+     *
+     * @throws Exception (or a {@link LinkageError}) when JFR cannot start; nothing is left running
+     */
+    static JfrGcCollector start(GcMetrics metrics, PrometheusRegistry registry, PrometheusProperties properties)
+            throws Exception {
+        Counter allocated = Counter.builder(properties)
+                .name("blockscope_allocated_bytes")
+                .help("Heap allocation, estimated from jdk.ObjectAllocationSample weights.")
+                .unit(Unit.BYTES)
+                .withoutExemplars()
+                .build();
+        Counter dataLoss = Counter.builder(properties)
+                .name("blockscope_jfr_data_loss_bytes")
+                .help("Bytes of JFR events lost (jdk.DataLoss).")
+                .unit(Unit.BYTES)
+                .withoutExemplars()
+                .build();
+        Gauge lag = Gauge.builder(properties)
+                .name("blockscope_jfr_event_lag_seconds")
+                .help("Delay between the newest processed GC event and now, at its processing.")
+                .unit(Unit.SECONDS)
+                .withoutExemplars()
+                .build();
+        GcEventJoiner joiner = new GcEventJoiner(metrics);
+
+        RecordingStream stream = new RecordingStream();
+        try {
+            stream.enable(GC).withoutThreshold();
+            stream.enable(PHASE_PAUSE).withoutThreshold();
+            stream.enable(HEAP_SUMMARY).withoutThreshold();
+            stream.enable(ALLOCATION_SAMPLE)
+                    .with("throttle", ALLOCATION_THROTTLE)
+                    .withoutStackTrace();
+            stream.enable(DATA_LOSS);
+            stream.setMaxAge(MAX_AGE);
+            stream.onEvent(GC, guarded(e -> {
+                joiner.onCollection(e.getLong("gcId"), e.getString("name"), e.getString("cause"));
+                lag.set(seconds(Duration.between(e.getEndTime(), Instant.now())));
+            }));
+            stream.onEvent(PHASE_PAUSE, guarded(e -> joiner.onPause(e.getLong("gcId"), seconds(e.getDuration()))));
+            stream.onEvent(
+                    HEAP_SUMMARY,
+                    guarded(e -> joiner.onHeapSummary(
+                            e.getLong("gcId"), "Before GC".equals(e.getString("when")), e.getLong("heapUsed"))));
+            stream.onEvent(ALLOCATION_SAMPLE, guarded(e -> allocated.inc(e.getLong("weight"))));
+            stream.onEvent(DATA_LOSS, guarded(e -> dataLoss.inc(e.getLong("amount"))));
+            stream.onError(t -> Log.warnOnce("jfr-stream", "JFR event stream failed; GC metrics stop", t));
+
+            Thread thread = startOnDaemonThread(stream);
+            registry.register(allocated);
+            registry.register(dataLoss);
+            registry.register(lag);
+            return new JfrGcCollector(stream, thread);
+        } catch (Exception | Error e) {
+            stream.close();
+            throw e;
+        }
+    }
+
+    /**
+     * {@link RecordingStream#startAsync()} runs the stream on a non-daemon thread on JDK 17, which
+     * would keep the host JVM alive after its main thread ends; so the blocking {@code start()} runs
+     * on our own daemon thread, and a recorder listener says when the recording is running.
+     */
+    private static Thread startOnDaemonThread(RecordingStream stream) throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        FlightRecorderListener listener = new FlightRecorderListener() {
+            @Override
+            public void recordingStateChanged(Recording recording) {
+                if (recording.getState() == RecordingState.RUNNING
+                        && recording.getName().startsWith("Recording Stream")) {
+                    running.countDown();
+                }
             }
-          }
         };
-    FlightRecorder.addListener(listener);
-    Thread thread =
-        new Thread(
-            () -> {
-              try {
-                stream.start();
-              } catch (Throwable t) {
-                failure.set(t);
-                running.countDown();
-              }
-            },
-            "blockscope-jfr-gc");
-    thread.setDaemon(true);
-    try {
-      thread.start();
-      if (!running.await(START_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("JFR recording did not start within " + START_TIMEOUT_SECONDS + " s");
-      }
-    } finally {
-      FlightRecorder.removeListener(listener);
+        FlightRecorder.addListener(listener);
+        Thread thread = new Thread(
+                () -> {
+                    try {
+                        stream.start();
+                    } catch (Throwable t) {
+                        failure.set(t);
+                        running.countDown();
+                    }
+                },
+                "blockscope-jfr-gc");
+        thread.setDaemon(true);
+        try {
+            thread.start();
+            if (!running.await(START_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("JFR recording did not start within " + START_TIMEOUT_SECONDS + " s");
+            }
+        } finally {
+            FlightRecorder.removeListener(listener);
+        }
+        Throwable t = failure.get();
+        if (t instanceof Exception) {
+            throw (Exception) t;
+        }
+        if (t != null) {
+            throw new IllegalStateException("JFR stream failed to start", t);
+        }
+        return thread;
     }
-    Throwable t = failure.get();
-    if (t instanceof Exception) {
-      throw (Exception) t;
+
+    /** An exception in a handler must neither stop the stream nor go unnoticed. */
+    private static Consumer<RecordedEvent> guarded(Consumer<RecordedEvent> handler) {
+        return e -> {
+            try {
+                handler.accept(e);
+            } catch (RuntimeException ex) {
+                Log.warnOnce(
+                        "jfr-handler-" + e.getEventType().getName(),
+                        "could not read JFR event " + e.getEventType().getName() + "; such events are skipped",
+                        ex);
+            }
+        };
     }
-    if (t != null) {
-      throw new IllegalStateException("JFR stream failed to start", t);
+
+    private static double seconds(Duration d) {
+        return d.getSeconds() + d.getNano() / 1e9;
     }
-    return thread;
-  }
 
-  /** An exception in a handler must neither stop the stream nor go unnoticed. */
-  private static Consumer<RecordedEvent> guarded(Consumer<RecordedEvent> handler) {
-    return e -> {
-      try {
-        handler.accept(e);
-      } catch (RuntimeException ex) {
-        Log.warnOnce("jfr-handler-" + e.getEventType().getName(),
-            "could not read JFR event " + e.getEventType().getName() + "; such events are skipped", ex);
-      }
-    };
-  }
-
-  private static double seconds(Duration d) {
-    return d.getSeconds() + d.getNano() / 1e9;
-  }
-
-  @Override
-  public void close() throws InterruptedException {
-    stream.close();
-    thread.join(TimeUnit.SECONDS.toMillis(5));
-  }
+    @Override
+    public void close() throws InterruptedException {
+        stream.close();
+        thread.join(TimeUnit.SECONDS.toMillis(5));
+    }
 }

@@ -25,59 +25,59 @@ import org.eclipse.jetty.util.Callback;
  */
 final class BasicAuthHandler extends Handler.Wrapper {
 
-  private static final String CHALLENGE = "Basic realm=\"blockscope\", charset=\"UTF-8\"";
-  private static final int MAX_REMEMBERED = 8;
+    private static final String CHALLENGE = "Basic realm=\"blockscope\", charset=\"UTF-8\"";
+    private static final int MAX_REMEMBERED = 8;
 
-  private final Credentials credentials;
-  private final Set<String> accepted = ConcurrentHashMap.newKeySet();
+    private final Credentials credentials;
+    private final Set<String> accepted = ConcurrentHashMap.newKeySet();
 
-  BasicAuthHandler(Credentials credentials, Handler next) {
-    super(next);
-    this.credentials = credentials;
-  }
+    BasicAuthHandler(Credentials credentials, Handler next) {
+        super(next);
+        this.credentials = credentials;
+    }
 
-  @Override
-  public boolean handle(Request request, Response response, Callback callback) throws Exception {
-    if (MetricsHandler.HEALTHY.equals(Request.getPathInContext(request))
-        || authorized(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
-      return super.handle(request, response, callback);
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        if (MetricsHandler.HEALTHY.equals(Request.getPathInContext(request))
+                || authorized(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
+            return super.handle(request, response, callback);
+        }
+        response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, CHALLENGE);
+        return MetricsHandler.plain(response, callback, HttpStatus.UNAUTHORIZED_401, "Unauthorized.\n");
     }
-    response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, CHALLENGE);
-    return MetricsHandler.plain(response, callback, HttpStatus.UNAUTHORIZED_401, "Unauthorized.\n");
-  }
 
-  boolean authorized(String header) {
-    if (header == null || header.length() < 6 || !header.regionMatches(true, 0, "Basic ", 0, 6)) {
-      return false;
+    boolean authorized(String header) {
+        if (header == null || header.length() < 6 || !header.regionMatches(true, 0, "Basic ", 0, 6)) {
+            return false;
+        }
+        String token = header.substring(6).trim();
+        String digest = sha256(token);
+        if (accepted.contains(digest)) {
+            return true;
+        }
+        String pair;
+        try {
+            pair = new String(Base64.getDecoder().decode(token), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        int colon = pair.indexOf(':');
+        if (colon < 0 || !credentials.matches(pair.substring(0, colon), pair.substring(colon + 1))) {
+            return false;
+        }
+        if (accepted.size() >= MAX_REMEMBERED) {
+            accepted.clear();
+        }
+        accepted.add(digest);
+        return true;
     }
-    String token = header.substring(6).trim();
-    String digest = sha256(token);
-    if (accepted.contains(digest)) {
-      return true;
-    }
-    String pair;
-    try {
-      pair = new String(Base64.getDecoder().decode(token), StandardCharsets.UTF_8);
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
-    int colon = pair.indexOf(':');
-    if (colon < 0 || !credentials.matches(pair.substring(0, colon), pair.substring(colon + 1))) {
-      return false;
-    }
-    if (accepted.size() >= MAX_REMEMBERED) {
-      accepted.clear();
-    }
-    accepted.add(digest);
-    return true;
-  }
 
-  private static String sha256(String s) {
-    try {
-      return HexFormat.of().formatHex(
-          MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
+    private static String sha256(String s) {
+        try {
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
     }
-  }
 }

@@ -24,121 +24,122 @@ import org.eclipse.jetty.server.Response;
  */
 final class JettyExchange implements PrometheusHttpExchange {
 
-  private static final int GZIP_BUFFER = 8192;
+    private static final int GZIP_BUFFER = 8192;
 
-  private final Request request;
-  private final Response response;
-  private final boolean gzip;
-  private OutputStream body;
-  private Exception failure;
+    private final Request request;
+    private final Response response;
+    private final boolean gzip;
+    private OutputStream body;
+    private Exception failure;
 
-  JettyExchange(Request request, Response response) {
-    this.request = request;
-    this.response = response;
-    this.gzip = acceptsGzip(request);
-  }
-
-  private static boolean acceptsGzip(Request request) {
-    for (String header : request.getHeaders().getValuesList(HttpHeader.ACCEPT_ENCODING)) {
-      for (String coding : header.split(",")) {
-        String c = coding.trim();
-        int semicolon = c.indexOf(';');
-        String name = semicolon < 0 ? c : c.substring(0, semicolon).trim();
-        if (name.equalsIgnoreCase("gzip")) {
-          return semicolon < 0 || !c.substring(semicolon).replace(" ", "").matches(";q=0(\\.0*)?");
-        }
-      }
+    JettyExchange(Request request, Response response) {
+        this.request = request;
+        this.response = response;
+        this.gzip = acceptsGzip(request);
     }
-    return false;
-  }
 
-  @Override
-  public PrometheusHttpRequest getRequest() {
-    return new PrometheusHttpRequest() {
-      @Override
-      public String getQueryString() {
-        return request.getHttpURI().getQuery();
-      }
-
-      @Override
-      public Enumeration<String> getHeaders(String name) {
-        if (HttpHeader.ACCEPT_ENCODING.is(name)) {
-          return Collections.emptyEnumeration(); // compression is ours, see the class comment
-        }
-        return request.getHeaders().getValues(name);
-      }
-
-      @Override
-      public String getMethod() {
-        return request.getMethod();
-      }
-
-      @Override
-      public String getRequestPath() {
-        return Request.getPathInContext(request);
-      }
-    };
-  }
-
-  @Override
-  public PrometheusHttpResponse getResponse() {
-    return new PrometheusHttpResponse() {
-      @Override
-      public void setHeader(String name, String value) {
-        // The length is set below, once we know whether the body is compressed.
-        if (!HttpHeader.CONTENT_LENGTH.is(name)) {
-          response.getHeaders().put(name, value);
-        }
-      }
-
-      /** Content length as client_java means it: > 0 known, 0 unknown (chunked), -1 no body. */
-      @Override
-      public OutputStream sendHeadersAndGetBody(int statusCode, int contentLength) throws IOException {
-        response.setStatus(statusCode);
-        response.getHeaders().put(HttpHeader.VARY, HttpHeader.ACCEPT_ENCODING.asString());
-        // Buffered, so that small writes do not each become a socket write.
-        body = Response.asBufferedOutputStream(request, response);
-        if (gzip && contentLength != -1) {
-          response.getHeaders().put(HttpHeader.CONTENT_ENCODING, "gzip");
-          body = new GZIPOutputStream(body, GZIP_BUFFER) {
-            {
-              def.setLevel(Deflater.BEST_SPEED);
+    private static boolean acceptsGzip(Request request) {
+        for (String header : request.getHeaders().getValuesList(HttpHeader.ACCEPT_ENCODING)) {
+            for (String coding : header.split(",")) {
+                String c = coding.trim();
+                int semicolon = c.indexOf(';');
+                String name = semicolon < 0 ? c : c.substring(0, semicolon).trim();
+                if (name.equalsIgnoreCase("gzip")) {
+                    return semicolon < 0
+                            || !c.substring(semicolon).replace(" ", "").matches(";q=0(\\.0*)?");
+                }
             }
-          };
-        } else if (contentLength > 0) {
-          response.getHeaders().put(HttpHeader.CONTENT_LENGTH, contentLength);
         }
-        return body;
-      }
-    };
-  }
-
-  @Override
-  public void handleException(IOException e) {
-    failure = e;
-  }
-
-  @Override
-  public void handleException(RuntimeException e) {
-    failure = e;
-  }
-
-  /** Completes the response body (a no-op if the handler already closed it). */
-  @Override
-  public void close() {
-    if (body != null) {
-      try {
-        body.close();
-      } catch (IOException e) {
-        if (failure == null) {
-          failure = e;
-        }
-      }
+        return false;
     }
-  }
 
-  /** What went wrong while scraping or writing, or null. */
-  Exception failure() {
-    return failure;
-  }
+    @Override
+    public PrometheusHttpRequest getRequest() {
+        return new PrometheusHttpRequest() {
+            @Override
+            public String getQueryString() {
+                return request.getHttpURI().getQuery();
+            }
+
+            @Override
+            public Enumeration<String> getHeaders(String name) {
+                if (HttpHeader.ACCEPT_ENCODING.is(name)) {
+                    return Collections.emptyEnumeration(); // compression is ours, see the class comment
+                }
+                return request.getHeaders().getValues(name);
+            }
+
+            @Override
+            public String getMethod() {
+                return request.getMethod();
+            }
+
+            @Override
+            public String getRequestPath() {
+                return Request.getPathInContext(request);
+            }
+        };
+    }
+
+    @Override
+    public PrometheusHttpResponse getResponse() {
+        return new PrometheusHttpResponse() {
+            @Override
+            public void setHeader(String name, String value) {
+                // The length is set below, once we know whether the body is compressed.
+                if (!HttpHeader.CONTENT_LENGTH.is(name)) {
+                    response.getHeaders().put(name, value);
+                }
+            }
+
+            /** Content length as client_java means it: > 0 known, 0 unknown (chunked), -1 no body. */
+            @Override
+            public OutputStream sendHeadersAndGetBody(int statusCode, int contentLength) throws IOException {
+                response.setStatus(statusCode);
+                response.getHeaders().put(HttpHeader.VARY, HttpHeader.ACCEPT_ENCODING.asString());
+                // Buffered, so that small writes do not each become a socket write.
+                body = Response.asBufferedOutputStream(request, response);
+                if (gzip && contentLength != -1) {
+                    response.getHeaders().put(HttpHeader.CONTENT_ENCODING, "gzip");
+                    body = new GZIPOutputStream(body, GZIP_BUFFER) {
+                        {
+                            def.setLevel(Deflater.BEST_SPEED);
+                        }
+                    };
+                } else if (contentLength > 0) {
+                    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, contentLength);
+                }
+                return body;
+            }
+        };
+    }
+
+    @Override
+    public void handleException(IOException e) {
+        failure = e;
+    }
+
+    @Override
+    public void handleException(RuntimeException e) {
+        failure = e;
+    }
+
+    /** Completes the response body (a no-op if the handler already closed it). */
+    @Override
+    public void close() {
+        if (body != null) {
+            try {
+                body.close();
+            } catch (IOException e) {
+                if (failure == null) {
+                    failure = e;
+                }
+            }
+        }
+    }
+
+    /** What went wrong while scraping or writing, or null. */
+    Exception failure() {
+        return failure;
+    }
 }

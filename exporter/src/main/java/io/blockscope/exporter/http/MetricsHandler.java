@@ -22,69 +22,69 @@ import org.eclipse.jetty.util.Callback;
  */
 final class MetricsHandler extends Handler.Abstract {
 
-  static final String METRICS = "/metrics";
-  static final String HEALTHY = "/-/healthy";
+    static final String METRICS = "/metrics";
+    static final String HEALTHY = "/-/healthy";
 
-  private final PrometheusScrapeHandler scrapes;
-  private final SelfMetrics self;
+    private final PrometheusScrapeHandler scrapes;
+    private final SelfMetrics self;
 
-  MetricsHandler(PrometheusRegistry registry, PrometheusProperties properties, SelfMetrics self) {
-    // Scrape writing blocks on the socket, so Jetty must call us on a pool thread.
-    super(InvocationType.BLOCKING);
-    this.scrapes = new PrometheusScrapeHandler(properties, registry);
-    this.self = self;
-  }
-
-  @Override
-  public boolean handle(Request request, Response response, Callback callback) throws Exception {
-    String path = Request.getPathInContext(request);
-    String method = request.getMethod();
-    if (!HttpMethod.GET.is(method) && !HttpMethod.HEAD.is(method)) {
-      response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
-      return plain(response, callback, HttpStatus.METHOD_NOT_ALLOWED_405, "Only GET and HEAD.\n");
+    MetricsHandler(PrometheusRegistry registry, PrometheusProperties properties, SelfMetrics self) {
+        // Scrape writing blocks on the socket, so Jetty must call us on a pool thread.
+        super(InvocationType.BLOCKING);
+        this.scrapes = new PrometheusScrapeHandler(properties, registry);
+        this.self = self;
     }
-    switch (path) {
-      case METRICS:
-        scrape(request, response, callback);
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        String path = Request.getPathInContext(request);
+        String method = request.getMethod();
+        if (!HttpMethod.GET.is(method) && !HttpMethod.HEAD.is(method)) {
+            response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
+            return plain(response, callback, HttpStatus.METHOD_NOT_ALLOWED_405, "Only GET and HEAD.\n");
+        }
+        switch (path) {
+            case METRICS:
+                scrape(request, response, callback);
+                return true;
+            case HEALTHY:
+                return plain(response, callback, HttpStatus.OK_200, "Exporter is healthy.\n");
+            case "/":
+                return plain(response, callback, HttpStatus.OK_200, "blockscope exporter: metrics at /metrics\n");
+            default:
+                return plain(response, callback, HttpStatus.NOT_FOUND_404, "Not found: metrics are at /metrics\n");
+        }
+    }
+
+    private void scrape(Request request, Response response, Callback callback) {
+        long start = System.nanoTime();
+        JettyExchange exchange = new JettyExchange(request, response);
+        try {
+            scrapes.handleRequest(exchange);
+        } catch (IOException e) {
+            // handleRequest reports its own failures through the exchange; these escaped it
+            exchange.handleException(e);
+        } catch (RuntimeException e) {
+            exchange.handleException(e);
+        }
+        Exception failure = exchange.failure();
+        if (failure == null) {
+            self.observeScrape(System.nanoTime() - start);
+            callback.succeeded();
+        } else if (!response.isCommitted()) {
+            Log.warnOnce("scrape-" + failure.getClass().getName(), "a scrape failed; Prometheus got a 500", failure);
+            response.reset();
+            plain(response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500, "Scrape failed: " + failure + "\n");
+        } else {
+            // Usually the scraper hung up mid-response: nothing to tell it, nothing to log loudly.
+            callback.failed(failure);
+        }
+    }
+
+    static boolean plain(Response response, Callback callback, int status, String text) {
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+        response.write(true, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), callback);
         return true;
-      case HEALTHY:
-        return plain(response, callback, HttpStatus.OK_200, "Exporter is healthy.\n");
-      case "/":
-        return plain(response, callback, HttpStatus.OK_200, "blockscope exporter: metrics at /metrics\n");
-      default:
-        return plain(response, callback, HttpStatus.NOT_FOUND_404, "Not found: metrics are at /metrics\n");
     }
-  }
-
-  private void scrape(Request request, Response response, Callback callback) {
-    long start = System.nanoTime();
-    JettyExchange exchange = new JettyExchange(request, response);
-    try {
-      scrapes.handleRequest(exchange);
-    } catch (IOException e) {
-      // handleRequest reports its own failures through the exchange; these escaped it
-      exchange.handleException(e);
-    } catch (RuntimeException e) {
-      exchange.handleException(e);
-    }
-    Exception failure = exchange.failure();
-    if (failure == null) {
-      self.observeScrape(System.nanoTime() - start);
-      callback.succeeded();
-    } else if (!response.isCommitted()) {
-      Log.warnOnce("scrape-" + failure.getClass().getName(), "a scrape failed; Prometheus got a 500", failure);
-      response.reset();
-      plain(response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500, "Scrape failed: " + failure + "\n");
-    } else {
-      // Usually the scraper hung up mid-response: nothing to tell it, nothing to log loudly.
-      callback.failed(failure);
-    }
-  }
-
-  static boolean plain(Response response, Callback callback, int status, String text) {
-    response.setStatus(status);
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
-    response.write(true, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), callback);
-    return true;
-  }
 }

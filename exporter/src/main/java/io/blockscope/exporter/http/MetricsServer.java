@@ -25,95 +25,95 @@ import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
  */
 public final class MetricsServer implements AutoCloseable {
 
-  private static final long IDLE_TIMEOUT_MS = 30_000;
+    private static final long IDLE_TIMEOUT_MS = 30_000;
 
-  private final Server server;
-  private final ServerConnector connector;
+    private final Server server;
+    private final ServerConnector connector;
 
-  private MetricsServer(Server server, ServerConnector connector) {
-    this.server = server;
-    this.connector = connector;
-  }
-
-  /**
-   * Binds and starts serving.
-   *
-   * @throws Exception when the port cannot be bound (or Jetty cannot start); nothing is left running
-   */
-  public static MetricsServer start(
-      ExporterConfig config, PrometheusRegistry registry, PrometheusProperties properties, SelfMetrics self)
-      throws Exception {
-    QueuedThreadPool threads = new QueuedThreadPool(config.threads(), Math.min(2, config.threads()));
-    threads.setName("blockscope-exporter");
-    threads.setDaemon(true);
-    threads.setReservedThreads(0);
-    Server server =
-        new Server(threads, new ScheduledExecutorScheduler("blockscope-exporter-scheduler", true), null);
-    server.setStopAtShutdown(false);
-
-    HttpConfiguration http = new HttpConfiguration();
-    http.setSendServerVersion(false);
-    http.setSendXPoweredBy(false);
-    ConnectionFactory[] factories;
-    HttpConnectionFactory http11;
-    if (config.tls() != null) {
-      // No SNI host check: the certificate is the client's to verify, and Prometheus often scrapes
-      // by an address that is not among the certificate's names.
-      http.addCustomizer(new SecureRequestCustomizer(false));
-      http11 = new HttpConnectionFactory(http);
-      factories = new ConnectionFactory[] {
-        new SslConnectionFactory(sslContextFactory(config.tls()), HttpVersion.HTTP_1_1.asString()), http11
-      };
-    } else {
-      http11 = new HttpConnectionFactory(http);
-      factories = new ConnectionFactory[] {http11};
+    private MetricsServer(Server server, ServerConnector connector) {
+        this.server = server;
+        this.connector = connector;
     }
-    ServerConnector connector = new ServerConnector(server, 0, 1, factories);
-    connector.setHost(config.host());
-    connector.setPort(config.port());
-    connector.setIdleTimeout(IDLE_TIMEOUT_MS);
-    server.addConnector(connector);
 
-    Handler handler = new MetricsHandler(registry, properties, self);
-    if (config.credentials() != null) {
-      handler = new BasicAuthHandler(config.credentials(), handler);
+    /**
+     * Binds and starts serving.
+     *
+     * @throws Exception when the port cannot be bound (or Jetty cannot start); nothing is left running
+     */
+    public static MetricsServer start(
+            ExporterConfig config, PrometheusRegistry registry, PrometheusProperties properties, SelfMetrics self)
+            throws Exception {
+        QueuedThreadPool threads = new QueuedThreadPool(config.threads(), Math.min(2, config.threads()));
+        threads.setName("blockscope-exporter");
+        threads.setDaemon(true);
+        threads.setReservedThreads(0);
+        Server server =
+                new Server(threads, new ScheduledExecutorScheduler("blockscope-exporter-scheduler", true), null);
+        server.setStopAtShutdown(false);
+
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendXPoweredBy(false);
+        ConnectionFactory[] factories;
+        HttpConnectionFactory http11;
+        if (config.tls() != null) {
+            // No SNI host check: the certificate is the client's to verify, and Prometheus often scrapes
+            // by an address that is not among the certificate's names.
+            http.addCustomizer(new SecureRequestCustomizer(false));
+            http11 = new HttpConnectionFactory(http);
+            factories = new ConnectionFactory[] {
+                new SslConnectionFactory(sslContextFactory(config.tls()), HttpVersion.HTTP_1_1.asString()), http11
+            };
+        } else {
+            http11 = new HttpConnectionFactory(http);
+            factories = new ConnectionFactory[] {http11};
+        }
+        ServerConnector connector = new ServerConnector(server, 0, 1, factories);
+        connector.setHost(config.host());
+        connector.setPort(config.port());
+        connector.setIdleTimeout(IDLE_TIMEOUT_MS);
+        server.addConnector(connector);
+
+        Handler handler = new MetricsHandler(registry, properties, self);
+        if (config.credentials() != null) {
+            handler = new BasicAuthHandler(config.credentials(), handler);
+        }
+        server.setHandler(handler);
+        try {
+            server.start();
+        } catch (Exception | Error e) {
+            stopQuietly(server);
+            throw e;
+        }
+        return new MetricsServer(server, connector);
     }
-    server.setHandler(handler);
-    try {
-      server.start();
-    } catch (Exception | Error e) {
-      stopQuietly(server);
-      throw e;
+
+    private static SslContextFactory.Server sslContextFactory(TlsMaterial tls) {
+        SslContextFactory.Server ssl = new SslContextFactory.Server();
+        ssl.setKeyStore(tls.keyStore());
+        ssl.setKeyManagerPassword(new String(tls.keyPassword()));
+        if (tls.clientTrustStore() != null) {
+            ssl.setTrustStore(tls.clientTrustStore());
+            ssl.setNeedClientAuth(true);
+        }
+        return ssl;
     }
-    return new MetricsServer(server, connector);
-  }
 
-  private static SslContextFactory.Server sslContextFactory(TlsMaterial tls) {
-    SslContextFactory.Server ssl = new SslContextFactory.Server();
-    ssl.setKeyStore(tls.keyStore());
-    ssl.setKeyManagerPassword(new String(tls.keyPassword()));
-    if (tls.clientTrustStore() != null) {
-      ssl.setTrustStore(tls.clientTrustStore());
-      ssl.setNeedClientAuth(true);
+    /** The bound port: the chosen one for port 0. */
+    public int port() {
+        return connector.getLocalPort();
     }
-    return ssl;
-  }
 
-  /** The bound port: the chosen one for port 0. */
-  public int port() {
-    return connector.getLocalPort();
-  }
-
-  @Override
-  public void close() {
-    stopQuietly(server);
-  }
-
-  private static void stopQuietly(Server server) {
-    try {
-      server.stop();
-    } catch (Exception e) {
-      // Stopping is best effort: the threads are daemons and die with the JVM anyway.
+    @Override
+    public void close() {
+        stopQuietly(server);
     }
-  }
+
+    private static void stopQuietly(Server server) {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            // Stopping is best effort: the threads are daemons and die with the JVM anyway.
+        }
+    }
 }

@@ -12,48 +12,47 @@ import java.util.Properties;
 /** The exporter's own series: who it is and what a scrape costs. */
 public final class SelfMetrics {
 
-  private static final double[] SCRAPE_BUCKETS = {
-    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
-  };
+    private static final double[] SCRAPE_BUCKETS = {
+        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
+    };
 
-  private final Histogram scrapeDuration;
+    private final Histogram scrapeDuration;
 
-  public SelfMetrics(PrometheusRegistry registry, PrometheusProperties properties) {
-    Info.builder(properties)
-        .name("blockscope_exporter_build")
-        .help("Build and runtime identity of the blockscope exporter.")
-        .labelNames("version", "jdk")
-        .register(registry)
-        .setLabelValues(version(), System.getProperty("java.runtime.version", "unknown"));
-    scrapeDuration =
-        Histogram.builder(properties)
-            .name("blockscope_scrape_duration_seconds")
-            .help("Time to collect and write one scrape.")
-            .unit(Unit.SECONDS)
-            .classicOnly()
-            .classicUpperBounds(SCRAPE_BUCKETS)
-            .withoutExemplars()
-            .register(registry);
-  }
-
-  public void observeScrape(long nanos) {
-    scrapeDuration.observe(nanos / 1e9);
-  }
-
-  /**
-   * The exporter's version, from a resource next to this class: relative, so it is found under
-   * the same name when the agent jar relocates the package.
-   */
-  public static String version() {
-    try (InputStream in = SelfMetrics.class.getResourceAsStream("build.properties")) {
-      if (in != null) {
-        Properties p = new Properties();
-        p.load(in);
-        return p.getProperty("version", "unknown");
-      }
-    } catch (IOException e) {
-      // fall through: an unknown version is no reason to fail
+    public SelfMetrics(PrometheusRegistry registry, PrometheusProperties properties) {
+        Info.builder(properties)
+                .name("blockscope_exporter_build")
+                .help("Build and runtime identity of the blockscope exporter.")
+                .labelNames("version", "jdk")
+                .register(registry)
+                .setLabelValues(version(), System.getProperty("java.runtime.version", "unknown"));
+        scrapeDuration = Histogram.builder(properties)
+                .name("blockscope_scrape_duration_seconds")
+                .help("Time to collect and write one scrape.")
+                .unit(Unit.SECONDS)
+                .classicOnly()
+                .classicUpperBounds(SCRAPE_BUCKETS)
+                .withoutExemplars()
+                .register(registry);
     }
-    return "unknown";
-  }
+
+    public void observeScrape(long nanos) {
+        scrapeDuration.observe(nanos / 1e9);
+    }
+
+    /**
+     * The exporter's version, from a resource next to this class: relative, so it is found under
+     * the same name when the agent jar relocates the package.
+     */
+    public static String version() {
+        try (InputStream in = SelfMetrics.class.getResourceAsStream("build.properties")) {
+            if (in != null) {
+                Properties p = new Properties();
+                p.load(in);
+                return p.getProperty("version", "unknown");
+            }
+        } catch (IOException e) {
+            // fall through: an unknown version is no reason to fail
+        }
+        return "unknown";
+    }
 }

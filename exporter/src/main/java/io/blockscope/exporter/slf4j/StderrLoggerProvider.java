@@ -21,33 +21,33 @@ import org.slf4j.spi.SLF4JServiceProvider;
  */
 public final class StderrLoggerProvider implements SLF4JServiceProvider {
 
-  private final Map<String, Logger> loggers = new ConcurrentHashMap<>();
-  private final ILoggerFactory factory = name -> loggers.computeIfAbsent(name, StderrLogger::new);
-  private final IMarkerFactory markers = new BasicMarkerFactory();
-  private final MDCAdapter mdc = new NOPMDCAdapter();
+    private final Map<String, Logger> loggers = new ConcurrentHashMap<>();
+    private final ILoggerFactory factory = name -> loggers.computeIfAbsent(name, StderrLogger::new);
+    private final IMarkerFactory markers = new BasicMarkerFactory();
+    private final MDCAdapter mdc = new NOPMDCAdapter();
 
-  @Override
-  public ILoggerFactory getLoggerFactory() {
-    return factory;
-  }
+    @Override
+    public ILoggerFactory getLoggerFactory() {
+        return factory;
+    }
 
-  @Override
-  public IMarkerFactory getMarkerFactory() {
-    return markers;
-  }
+    @Override
+    public IMarkerFactory getMarkerFactory() {
+        return markers;
+    }
 
-  @Override
-  public MDCAdapter getMDCAdapter() {
-    return mdc;
-  }
+    @Override
+    public MDCAdapter getMDCAdapter() {
+        return mdc;
+    }
 
-  @Override
-  public String getRequestedApiVersion() {
-    return "2.0.99";
-  }
+    @Override
+    public String getRequestedApiVersion() {
+        return "2.0.99";
+    }
 
-  @Override
-  public void initialize() {
-    // nothing to set up
-  }
+    @Override
+    public void initialize() {
+        // nothing to set up
+    }
 }

@@ -22,62 +22,75 @@ import java.util.Map;
  */
 public final class ScrapeCpuBenchmark {
 
-  private static final String[][] FORMATS = {
-    {"text", "text/plain;version=0.0.4", "identity"},
-    {"text+gzip", "text/plain;version=0.0.4", "gzip"},
-    {"openmetrics", "application/openmetrics-text;version=1.0.0", "identity"},
-    {"protobuf", "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited", "identity"},
-    {"protobuf+gzip", "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited", "gzip"},
-  };
+    private static final String[][] FORMATS = {
+        {"text", "text/plain;version=0.0.4", "identity"},
+        {"text+gzip", "text/plain;version=0.0.4", "gzip"},
+        {"openmetrics", "application/openmetrics-text;version=1.0.0", "identity"},
+        {
+            "protobuf",
+            "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited",
+            "identity"
+        },
+        {
+            "protobuf+gzip",
+            "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited",
+            "gzip"
+        },
+    };
 
-  private ScrapeCpuBenchmark() {}
+    private ScrapeCpuBenchmark() {}
 
-  public static void main(String[] args) throws Exception {
-    int scrapes = args.length > 0 ? Integer.parseInt(args[0]) : 500;
-    boolean withApp = args.length > 1 && args[1].equals("agent+app");
-    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of()))) {
-      BusyServerMetrics.registerAgentSeries(exporter.registry());
-      if (withApp) {
-        BusyServerMetrics.registerAppSeries(exporter.registry());
-      }
-      System.gc();
-      Thread.sleep(1500);
-      HttpClient client = HttpClient.newHttpClient();
-      URI metrics = URI.create("http://127.0.0.1:" + exporter.port() + "/metrics");
-      for (String[] format : FORMATS) {
-        HttpRequest request = HttpRequest.newBuilder(metrics)
-            .header("Accept", format[1]).header("Accept-Encoding", format[2]).build();
-        for (int i = 0; i < 500; i++) {
-          client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+    public static void main(String[] args) throws Exception {
+        int scrapes = args.length > 0 ? Integer.parseInt(args[0]) : 500;
+        boolean withApp = args.length > 1 && args[1].equals("agent+app");
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of()))) {
+            BusyServerMetrics.registerAgentSeries(exporter.registry());
+            if (withApp) {
+                BusyServerMetrics.registerAppSeries(exporter.registry());
+            }
+            System.gc();
+            Thread.sleep(1500);
+            HttpClient client = HttpClient.newHttpClient();
+            URI metrics = URI.create("http://127.0.0.1:" + exporter.port() + "/metrics");
+            for (String[] format : FORMATS) {
+                HttpRequest request = HttpRequest.newBuilder(metrics)
+                        .header("Accept", format[1])
+                        .header("Accept-Encoding", format[2])
+                        .build();
+                for (int i = 0; i < 500; i++) {
+                    client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+                }
+                long[] wall = new long[scrapes];
+                long bytes = 0;
+                long cpuBefore = exporterCpuNanos(threads);
+                for (int i = 0; i < scrapes; i++) {
+                    long t0 = System.nanoTime();
+                    bytes = client.send(request, HttpResponse.BodyHandlers.ofByteArray())
+                            .body()
+                            .length;
+                    wall[i] = System.nanoTime() - t0;
+                }
+                double cpuPerScrapeMs = (exporterCpuNanos(threads) - cpuBefore) / 1e6 / scrapes;
+                Arrays.sort(wall);
+                System.out.printf(
+                        "%-14s bytes=%7d  exporter CPU/scrape=%6.2f ms  wall median=%6.2f ms p99=%6.2f ms%n",
+                        format[0], bytes, cpuPerScrapeMs, wall[scrapes / 2] / 1e6, wall[scrapes * 99 / 100] / 1e6);
+            }
         }
-        long[] wall = new long[scrapes];
-        long bytes = 0;
-        long cpuBefore = exporterCpuNanos(threads);
-        for (int i = 0; i < scrapes; i++) {
-          long t0 = System.nanoTime();
-          bytes = client.send(request, HttpResponse.BodyHandlers.ofByteArray()).body().length;
-          wall[i] = System.nanoTime() - t0;
-        }
-        double cpuPerScrapeMs = (exporterCpuNanos(threads) - cpuBefore) / 1e6 / scrapes;
-        Arrays.sort(wall);
-        System.out.printf("%-14s bytes=%7d  exporter CPU/scrape=%6.2f ms  wall median=%6.2f ms p99=%6.2f ms%n",
-            format[0], bytes, cpuPerScrapeMs, wall[scrapes / 2] / 1e6, wall[scrapes * 99 / 100] / 1e6);
-      }
     }
-  }
 
-  /** CPU time of the exporter's Jetty threads (named blockscope-exporter-*). */
-  private static long exporterCpuNanos(ThreadMXBean threads) {
-    long sum = 0;
-    for (java.lang.management.ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
-      if (info != null && info.getThreadName().startsWith("blockscope-exporter")) {
-        long cpu = threads.getThreadCpuTime(info.getThreadId());
-        if (cpu > 0) {
-          sum += cpu;
+    /** CPU time of the exporter's Jetty threads (named blockscope-exporter-*). */
+    private static long exporterCpuNanos(ThreadMXBean threads) {
+        long sum = 0;
+        for (java.lang.management.ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info != null && info.getThreadName().startsWith("blockscope-exporter")) {
+                long cpu = threads.getThreadCpuTime(info.getThreadId());
+                if (cpu > 0) {
+                    sum += cpu;
+                }
+            }
         }
-      }
+        return sum;
     }
-    return sum;
-  }
 }

@@ -24,57 +24,64 @@ import org.junit.jupiter.api.Test;
 /** Without JFR the GC series come from the GC MXBeans, and the exporter says so. */
 class MxBeanFallbackTest {
 
-  @Test
-  void jfrOffUsesGcMxBeanNotifications() throws Exception {
-    Set<String> beanNames = ManagementFactory.getGarbageCollectorMXBeans().stream()
-        .map(GarbageCollectorMXBean::getName).collect(Collectors.toSet());
-    try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of("jfr", "off")))) {
-      assertEquals(GcMonitoring.Source.MXBEAN, exporter.gcSource());
-      double before = Http.scrape(exporter.port()).sum("blockscope_gc_collections_total");
-      System.gc();
-      Samples samples = awaitCollections(exporter.port(), before + 1);
-      assertEquals(1, samples.sum("blockscope_gc_source_info", label("source", "mxbean")));
-      assertEquals(0, samples.sum("blockscope_gc_source_info", label("source", "jfr")));
-      for (Samples.Sample s : samples.of("blockscope_gc_collections_total")) {
-        assertTrue(beanNames.contains(s.labels().get("gc")), "gc label is a bean name: " + s.labels());
-      }
-      assertTrue(samples.sum("blockscope_gc_pause_seconds_count", label("cause", "System.gc()")) >= 1);
-      assertTrue(samples.sum("blockscope_gc_heap_used_after_bytes") > 0);
-      assertFalse(samples.has("blockscope_allocated_bytes_total"), "no allocation estimate without JFR");
+    @Test
+    void jfrOffUsesGcMxBeanNotifications() throws Exception {
+        Set<String> beanNames = ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .map(GarbageCollectorMXBean::getName)
+                .collect(Collectors.toSet());
+        try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of("jfr", "off")))) {
+            assertEquals(GcMonitoring.Source.MXBEAN, exporter.gcSource());
+            double before = Http.scrape(exporter.port()).sum("blockscope_gc_collections_total");
+            System.gc();
+            Samples samples = awaitCollections(exporter.port(), before + 1);
+            assertEquals(1, samples.sum("blockscope_gc_source_info", label("source", "mxbean")));
+            assertEquals(0, samples.sum("blockscope_gc_source_info", label("source", "jfr")));
+            for (Samples.Sample s : samples.of("blockscope_gc_collections_total")) {
+                assertTrue(beanNames.contains(s.labels().get("gc")), "gc label is a bean name: " + s.labels());
+            }
+            assertTrue(samples.sum("blockscope_gc_pause_seconds_count", label("cause", "System.gc()")) >= 1);
+            assertTrue(samples.sum("blockscope_gc_heap_used_after_bytes") > 0);
+            assertFalse(samples.has("blockscope_allocated_bytes_total"), "no allocation estimate without JFR");
+        }
     }
-  }
 
-  @Test
-  void jvmWithoutJfrFallsBackAndSaysSoOnce() throws Exception {
-    // A JVM whose module graph lacks jdk.jfr: the "unsupported VM" case, on the real JDK.
-    List<String> jvmArgs = List.of("-Xmx64m",
-        "--limit-modules", "java.base,java.management,jdk.management,java.net.http,java.logging");
-    try (ChildJvm child = ChildJvm.start(Jdks.current(), jvmArgs, ExporterChild.class, "child.collections=3")) {
-      String line = child.awaitLine(l -> l.startsWith("exporter "), Duration.ofSeconds(60));
-      assertTrue(line.endsWith("serving true source mxbean"), line + "\n" + child);
-      child.awaitLine(l -> l.startsWith("forced "), Duration.ofSeconds(30));
-      int port = Integer.parseInt(line.split(" ")[2]);
-      Samples samples = awaitCollections(port, 3);
-      assertEquals(1, samples.sum("blockscope_gc_source_info", label("source", "mxbean")));
-      assertTrue(samples.has("jvm_memory_used_bytes"));
+    @Test
+    void jvmWithoutJfrFallsBackAndSaysSoOnce() throws Exception {
+        // A JVM whose module graph lacks jdk.jfr: the "unsupported VM" case, on the real JDK.
+        List<String> jvmArgs = List.of(
+                "-Xmx64m", "--limit-modules", "java.base,java.management,jdk.management,java.net.http,java.logging");
+        try (ChildJvm child = ChildJvm.start(Jdks.current(), jvmArgs, ExporterChild.class, "child.collections=3")) {
+            String line = child.awaitLine(l -> l.startsWith("exporter "), Duration.ofSeconds(60));
+            assertTrue(line.endsWith("serving true source mxbean"), line + "\n" + child);
+            child.awaitLine(l -> l.startsWith("forced "), Duration.ofSeconds(30));
+            int port = Integer.parseInt(line.split(" ")[2]);
+            Samples samples = awaitCollections(port, 3);
+            assertEquals(1, samples.sum("blockscope_gc_source_info", label("source", "mxbean")));
+            assertTrue(samples.has("jvm_memory_used_bytes"));
 
-      List<String> warnings = child.stderr().lines().filter(l -> l.startsWith("[blockscope] WARN")).collect(Collectors.toList());
-      assertEquals(1, warnings.size(), child.stderr());
-      assertTrue(warnings.get(0).contains("JFR could not start, so GC metrics come from GC MXBean notifications"), warnings.get(0));
-      assertTrue(warnings.get(0).contains("jdk/jfr/"), "names what is missing: " + warnings.get(0));
+            List<String> warnings = child.stderr()
+                    .lines()
+                    .filter(l -> l.startsWith("[blockscope] WARN"))
+                    .collect(Collectors.toList());
+            assertEquals(1, warnings.size(), child.stderr());
+            assertTrue(
+                    warnings.get(0).contains("JFR could not start, so GC metrics come from GC MXBean notifications"),
+                    warnings.get(0));
+            assertTrue(warnings.get(0).contains("jdk/jfr/"), "names what is missing: " + warnings.get(0));
+        }
     }
-  }
 
-  private static Samples awaitCollections(int port, double atLeast) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    Samples samples;
-    do {
-      samples = Http.scrape(port);
-      if (samples.sum("blockscope_gc_collections_total") >= atLeast) {
-        return samples;
-      }
-      Thread.sleep(100);
-    } while (System.nanoTime() < deadline);
-    throw new AssertionError("collections stayed below " + atLeast + ": " + samples.of("blockscope_gc_collections_total"));
-  }
+    private static Samples awaitCollections(int port, double atLeast) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        Samples samples;
+        do {
+            samples = Http.scrape(port);
+            if (samples.sum("blockscope_gc_collections_total") >= atLeast) {
+                return samples;
+            }
+            Thread.sleep(100);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError(
+                "collections stayed below " + atLeast + ": " + samples.of("blockscope_gc_collections_total"));
+    }
 }

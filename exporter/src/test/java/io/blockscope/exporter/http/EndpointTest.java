@@ -30,155 +30,172 @@ import org.junit.jupiter.api.Test;
 /** Real HTTP scrapes of an exporter in this JVM, in each exposition format. */
 class EndpointTest {
 
-  private static final String PROTOBUF_ACCEPT =
-      "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.7,"
-          + "text/plain;version=0.0.4;q=0.3";
-  private static Exporter exporter;
+    private static final String PROTOBUF_ACCEPT =
+            "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.7,"
+                    + "text/plain;version=0.0.4;q=0.3";
+    private static Exporter exporter;
 
-  @BeforeAll
-  static void start() throws Exception {
-    exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of()));
-    assertTrue(exporter.isServing());
-    // At least one pause in the histogram, so every format has a GC histogram to show.
-    System.gc();
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (Http.scrape(exporter.port()).sum("blockscope_gc_pause_seconds_count") == 0) {
-      assertTrue(System.nanoTime() < deadline, "no GC pause reached the exporter");
-      Thread.sleep(200);
+    @BeforeAll
+    static void start() throws Exception {
+        exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of()));
+        assertTrue(exporter.isServing());
+        // At least one pause in the histogram, so every format has a GC histogram to show.
+        System.gc();
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (Http.scrape(exporter.port()).sum("blockscope_gc_pause_seconds_count") == 0) {
+            assertTrue(System.nanoTime() < deadline, "no GC pause reached the exporter");
+            Thread.sleep(200);
+        }
     }
-  }
 
-  @AfterAll
-  static void stop() {
-    exporter.close();
-  }
-
-  private static URI uri(String path) {
-    return URI.create("http://127.0.0.1:" + exporter.port() + path);
-  }
-
-  @Test
-  void textFormatByDefault() throws Exception {
-    HttpResponse<byte[]> r = Http.get(uri("/metrics"));
-    assertEquals(200, r.statusCode());
-    assertEquals("text/plain; version=0.0.4; charset=utf-8", r.headers().firstValue("Content-Type").orElse(""));
-    Samples samples = Samples.parse(new String(r.body(), StandardCharsets.UTF_8));
-    assertEquals(1, samples.sum("blockscope_gc_source_info", Samples.label("source", "jfr")));
-    assertTrue(samples.has("jvm_memory_used_bytes"), "standard JVM metrics are registered");
-    assertTrue(samples.sum("jvm_buffer_pool_used_bytes", Samples.label("pool", "direct")) >= 0);
-    assertTrue(samples.has("blockscope_gc_pause_seconds_bucket"), "classic buckets in text format");
-    Samples.Sample build = samples.of("blockscope_exporter_build_info").get(0);
-    assertEquals(SelfMetrics.version(), build.labels().get("version"));
-    assertTrue(build.labels().get("version").matches("\\d+\\.\\d+\\.\\d+.*"), "filtered version: " + build.labels());
-    assertEquals(System.getProperty("java.runtime.version"), build.labels().get("jdk"));
-  }
-
-  @Test
-  void openMetricsWhenAsked() throws Exception {
-    HttpResponse<byte[]> r = Http.get(uri("/metrics"),
-        "Accept", "application/openmetrics-text; version=1.0.0; charset=utf-8");
-    assertEquals(200, r.statusCode());
-    assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("application/openmetrics-text; version=1.0.0"));
-    String body = new String(r.body(), StandardCharsets.UTF_8);
-    assertTrue(body.endsWith("# EOF\n"), "OpenMetrics ends with # EOF");
-    assertTrue(body.contains("# TYPE blockscope_gc_source info"), "info type in OpenMetrics");
-    assertTrue(body.contains("# UNIT blockscope_gc_pause_seconds seconds"));
-  }
-
-  @Test
-  void protobufCarriesTheNativeHistogram() throws Exception {
-    HttpResponse<byte[]> r = Http.get(uri("/metrics"), "Accept", PROTOBUF_ACCEPT);
-    assertEquals(200, r.statusCode());
-    assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("application/vnd.google.protobuf"));
-    Map<String, Metrics.MetricFamily> families = families(r.body());
-    Metrics.MetricFamily pauses = families.get("blockscope_gc_pause_seconds");
-    assertEquals(Metrics.MetricType.HISTOGRAM, pauses.getType());
-    Metrics.Histogram histogram = pauses.getMetric(0).getHistogram();
-    assertTrue(histogram.getSampleCount() > 0);
-    assertTrue(histogram.getPositiveSpanCount() > 0, "native buckets present: " + histogram);
-    assertTrue(histogram.getSchema() <= 8, "native schema set: " + histogram.getSchema());
-    assertTrue(histogram.getBucketCount() > 0, "classic buckets kept alongside");
-    assertEquals(Metrics.MetricType.COUNTER, families.get("blockscope_gc_collections_total").getType());
-  }
-
-  private static Map<String, Metrics.MetricFamily> families(byte[] delimited) throws IOException {
-    Map<String, Metrics.MetricFamily> families = new HashMap<>();
-    try (InputStream in = new ByteArrayInputStream(delimited)) {
-      Metrics.MetricFamily family;
-      while ((family = Metrics.MetricFamily.parseDelimitedFrom(in)) != null) {
-        families.put(family.getName(), family);
-      }
+    @AfterAll
+    static void stop() {
+        exporter.close();
     }
-    return families;
-  }
 
-  @Test
-  void gzipWhenAccepted() throws Exception {
-    HttpResponse<byte[]> r = Http.get(uri("/metrics?name[]=blockscope_gc_source_info"), "Accept-Encoding", "gzip");
-    assertEquals(200, r.statusCode());
-    assertEquals("gzip", r.headers().firstValue("Content-Encoding").orElse(""));
-    byte[] plain;
-    try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(r.body()))) {
-      plain = in.readAllBytes();
+    private static URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + exporter.port() + path);
     }
-    String text = new String(plain, StandardCharsets.UTF_8);
-    assertTrue(text.contains("blockscope_gc_source_info{source=\"jfr\"} 1"), text);
-    assertFalse(text.contains("jvm_"), "name[] filters the scrape: " + text);
-  }
 
-  @Test
-  void compressionFollowsAcceptEncoding() throws Exception {
-    HttpResponse<byte[]> plain = Http.get(uri("/metrics"), "Accept-Encoding", "gzip;q=0, identity");
-    assertFalse(plain.headers().firstValue("Content-Encoding").isPresent());
-    assertEquals(String.valueOf(plain.body().length), plain.headers().firstValue("Content-Length").orElse(""));
-    assertEquals("Accept-Encoding", plain.headers().firstValue("Vary").orElse(""));
-
-    HttpResponse<byte[]> gzipped = Http.get(uri("/metrics"), "Accept", PROTOBUF_ACCEPT, "Accept-Encoding", "deflate, GZIP");
-    assertEquals("gzip", gzipped.headers().firstValue("Content-Encoding").orElse(""));
-    byte[] protobuf;
-    try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped.body()))) {
-      protobuf = in.readAllBytes();
+    @Test
+    void textFormatByDefault() throws Exception {
+        HttpResponse<byte[]> r = Http.get(uri("/metrics"));
+        assertEquals(200, r.statusCode());
+        assertEquals(
+                "text/plain; version=0.0.4; charset=utf-8",
+                r.headers().firstValue("Content-Type").orElse(""));
+        Samples samples = Samples.parse(new String(r.body(), StandardCharsets.UTF_8));
+        assertEquals(1, samples.sum("blockscope_gc_source_info", Samples.label("source", "jfr")));
+        assertTrue(samples.has("jvm_memory_used_bytes"), "standard JVM metrics are registered");
+        assertTrue(samples.sum("jvm_buffer_pool_used_bytes", Samples.label("pool", "direct")) >= 0);
+        assertTrue(samples.has("blockscope_gc_pause_seconds_bucket"), "classic buckets in text format");
+        Samples.Sample build = samples.of("blockscope_exporter_build_info").get(0);
+        assertEquals(SelfMetrics.version(), build.labels().get("version"));
+        assertTrue(
+                build.labels().get("version").matches("\\d+\\.\\d+\\.\\d+.*"), "filtered version: " + build.labels());
+        assertEquals(System.getProperty("java.runtime.version"), build.labels().get("jdk"));
     }
-    assertTrue(protobuf.length > 2 * gzipped.body().length, "compressed: " + gzipped.body().length + " of " + protobuf.length);
-    assertTrue(families(protobuf).containsKey("blockscope_gc_pause_seconds"));
-  }
 
-  @Test
-  void debugParameterShowsProtobufAsText() throws Exception {
-    HttpResponse<byte[]> r = Http.get(uri("/metrics?debug=prometheus-protobuf"));
-    assertEquals(200, r.statusCode());
-    String text = new String(r.body(), StandardCharsets.UTF_8);
-    assertTrue(text.contains("blockscope_gc_pause_seconds") && text.contains("positive_span"), text);
-  }
+    @Test
+    void openMetricsWhenAsked() throws Exception {
+        HttpResponse<byte[]> r =
+                Http.get(uri("/metrics"), "Accept", "application/openmetrics-text; version=1.0.0; charset=utf-8");
+        assertEquals(200, r.statusCode());
+        assertTrue(r.headers()
+                .firstValue("Content-Type")
+                .orElse("")
+                .startsWith("application/openmetrics-text; version=1.0.0"));
+        String body = new String(r.body(), StandardCharsets.UTF_8);
+        assertTrue(body.endsWith("# EOF\n"), "OpenMetrics ends with # EOF");
+        assertTrue(body.contains("# TYPE blockscope_gc_source info"), "info type in OpenMetrics");
+        assertTrue(body.contains("# UNIT blockscope_gc_pause_seconds seconds"));
+    }
 
-  @Test
-  void healthIndexAndErrors() throws Exception {
-    HttpResponse<byte[]> healthy = Http.get(uri("/-/healthy"));
-    assertEquals(200, healthy.statusCode());
-    assertEquals("Exporter is healthy.\n", new String(healthy.body(), StandardCharsets.UTF_8));
-    assertEquals(200, Http.get(uri("/")).statusCode());
-    assertEquals(404, Http.get(uri("/metricz")).statusCode());
-    assertFalse(Http.get(uri("/metricz")).headers().firstValue("Server").isPresent(), "no server version");
+    @Test
+    void protobufCarriesTheNativeHistogram() throws Exception {
+        HttpResponse<byte[]> r = Http.get(uri("/metrics"), "Accept", PROTOBUF_ACCEPT);
+        assertEquals(200, r.statusCode());
+        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("application/vnd.google.protobuf"));
+        Map<String, Metrics.MetricFamily> families = families(r.body());
+        Metrics.MetricFamily pauses = families.get("blockscope_gc_pause_seconds");
+        assertEquals(Metrics.MetricType.HISTOGRAM, pauses.getType());
+        Metrics.Histogram histogram = pauses.getMetric(0).getHistogram();
+        assertTrue(histogram.getSampleCount() > 0);
+        assertTrue(histogram.getPositiveSpanCount() > 0, "native buckets present: " + histogram);
+        assertTrue(histogram.getSchema() <= 8, "native schema set: " + histogram.getSchema());
+        assertTrue(histogram.getBucketCount() > 0, "classic buckets kept alongside");
+        assertEquals(
+                Metrics.MetricType.COUNTER,
+                families.get("blockscope_gc_collections_total").getType());
+    }
 
-    HttpClient client = HttpClient.newHttpClient();
-    HttpResponse<String> post = client.send(
-        HttpRequest.newBuilder(uri("/metrics")).POST(HttpRequest.BodyPublishers.ofString("x")).build(),
-        HttpResponse.BodyHandlers.ofString());
-    assertEquals(405, post.statusCode());
-    assertEquals("GET, HEAD", post.headers().firstValue("Allow").orElse(""));
-    HttpResponse<byte[]> head = client.send(
-        HttpRequest.newBuilder(uri("/metrics")).method("HEAD", HttpRequest.BodyPublishers.noBody()).build(),
-        HttpResponse.BodyHandlers.ofByteArray());
-    assertEquals(200, head.statusCode());
-    assertArrayEquals(new byte[0], head.body());
-  }
+    private static Map<String, Metrics.MetricFamily> families(byte[] delimited) throws IOException {
+        Map<String, Metrics.MetricFamily> families = new HashMap<>();
+        try (InputStream in = new ByteArrayInputStream(delimited)) {
+            Metrics.MetricFamily family;
+            while ((family = Metrics.MetricFamily.parseDelimitedFrom(in)) != null) {
+                families.put(family.getName(), family);
+            }
+        }
+        return families;
+    }
 
-  @Test
-  void scrapesAreTimed() throws Exception {
-    double before = Http.scrape(exporter.port()).sum("blockscope_scrape_duration_seconds_count");
-    Http.scrape(exporter.port());
-    Samples after = Http.scrape(exporter.port());
-    assertEquals(before + 2, after.sum("blockscope_scrape_duration_seconds_count"));
-    assertTrue(after.sum("blockscope_scrape_duration_seconds_sum") > 0);
-  }
+    @Test
+    void gzipWhenAccepted() throws Exception {
+        HttpResponse<byte[]> r = Http.get(uri("/metrics?name[]=blockscope_gc_source_info"), "Accept-Encoding", "gzip");
+        assertEquals(200, r.statusCode());
+        assertEquals("gzip", r.headers().firstValue("Content-Encoding").orElse(""));
+        byte[] plain;
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(r.body()))) {
+            plain = in.readAllBytes();
+        }
+        String text = new String(plain, StandardCharsets.UTF_8);
+        assertTrue(text.contains("blockscope_gc_source_info{source=\"jfr\"} 1"), text);
+        assertFalse(text.contains("jvm_"), "name[] filters the scrape: " + text);
+    }
+
+    @Test
+    void compressionFollowsAcceptEncoding() throws Exception {
+        HttpResponse<byte[]> plain = Http.get(uri("/metrics"), "Accept-Encoding", "gzip;q=0, identity");
+        assertFalse(plain.headers().firstValue("Content-Encoding").isPresent());
+        assertEquals(
+                String.valueOf(plain.body().length),
+                plain.headers().firstValue("Content-Length").orElse(""));
+        assertEquals("Accept-Encoding", plain.headers().firstValue("Vary").orElse(""));
+
+        HttpResponse<byte[]> gzipped =
+                Http.get(uri("/metrics"), "Accept", PROTOBUF_ACCEPT, "Accept-Encoding", "deflate, GZIP");
+        assertEquals("gzip", gzipped.headers().firstValue("Content-Encoding").orElse(""));
+        byte[] protobuf;
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped.body()))) {
+            protobuf = in.readAllBytes();
+        }
+        assertTrue(
+                protobuf.length > 2 * gzipped.body().length,
+                "compressed: " + gzipped.body().length + " of " + protobuf.length);
+        assertTrue(families(protobuf).containsKey("blockscope_gc_pause_seconds"));
+    }
+
+    @Test
+    void debugParameterShowsProtobufAsText() throws Exception {
+        HttpResponse<byte[]> r = Http.get(uri("/metrics?debug=prometheus-protobuf"));
+        assertEquals(200, r.statusCode());
+        String text = new String(r.body(), StandardCharsets.UTF_8);
+        assertTrue(text.contains("blockscope_gc_pause_seconds") && text.contains("positive_span"), text);
+    }
+
+    @Test
+    void healthIndexAndErrors() throws Exception {
+        HttpResponse<byte[]> healthy = Http.get(uri("/-/healthy"));
+        assertEquals(200, healthy.statusCode());
+        assertEquals("Exporter is healthy.\n", new String(healthy.body(), StandardCharsets.UTF_8));
+        assertEquals(200, Http.get(uri("/")).statusCode());
+        assertEquals(404, Http.get(uri("/metricz")).statusCode());
+        assertFalse(Http.get(uri("/metricz")).headers().firstValue("Server").isPresent(), "no server version");
+
+        HttpClient client = HttpClient.newHttpClient();
+        HttpResponse<String> post = client.send(
+                HttpRequest.newBuilder(uri("/metrics"))
+                        .POST(HttpRequest.BodyPublishers.ofString("x"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(405, post.statusCode());
+        assertEquals("GET, HEAD", post.headers().firstValue("Allow").orElse(""));
+        HttpResponse<byte[]> head = client.send(
+                HttpRequest.newBuilder(uri("/metrics"))
+                        .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, head.statusCode());
+        assertArrayEquals(new byte[0], head.body());
+    }
+
+    @Test
+    void scrapesAreTimed() throws Exception {
+        double before = Http.scrape(exporter.port()).sum("blockscope_scrape_duration_seconds_count");
+        Http.scrape(exporter.port());
+        Samples after = Http.scrape(exporter.port());
+        assertEquals(before + 2, after.sum("blockscope_scrape_duration_seconds_count"));
+        assertTrue(after.sum("blockscope_scrape_duration_seconds_sum") > 0);
+    }
 }

@@ -19,48 +19,56 @@ import org.junit.jupiter.api.Test;
  */
 class PrometheusScrapeTest {
 
-  @Test
-  void prometheusStoresTheGcSeriesAndTheirNativeHistogram() throws Exception {
-    try (ChildJvm child = ChildJvm.start(Jdks.current(), List.of("-XX:+UseG1GC", "-Xmx64m"),
-        ExporterChild.class, "child.gc-every-ms=200")) {
-      String line = child.awaitLine(l -> l.startsWith("exporter "), Duration.ofSeconds(60));
-      String target = "127.0.0.1:" + line.split(" ")[2];
-      try (PrometheusServer prometheus = PrometheusServer.start(List.of(target))) {
-        Duration patience = Duration.ofSeconds(45);
-        JsonNode collections = prometheus.awaitResult("blockscope_gc_collections_total{gc=\"G1Full\"}", patience);
-        assertTrue(collections.get(0).path("value").get(1).asDouble() > 0);
-        assertEquals("jfr", prometheus.awaitResult("blockscope_gc_source_info", patience)
-            .get(0).path("metric").path("source").asText());
-        prometheus.awaitResult("jvm_buffer_pool_used_bytes{pool=\"direct\"}", patience);
+    @Test
+    void prometheusStoresTheGcSeriesAndTheirNativeHistogram() throws Exception {
+        try (ChildJvm child = ChildJvm.start(
+                Jdks.current(), List.of("-XX:+UseG1GC", "-Xmx64m"), ExporterChild.class, "child.gc-every-ms=200")) {
+            String line = child.awaitLine(l -> l.startsWith("exporter "), Duration.ofSeconds(60));
+            String target = "127.0.0.1:" + line.split(" ")[2];
+            try (PrometheusServer prometheus = PrometheusServer.start(List.of(target))) {
+                Duration patience = Duration.ofSeconds(45);
+                JsonNode collections =
+                        prometheus.awaitResult("blockscope_gc_collections_total{gc=\"G1Full\"}", patience);
+                assertTrue(collections.get(0).path("value").get(1).asDouble() > 0);
+                assertEquals(
+                        "jfr",
+                        prometheus
+                                .awaitResult("blockscope_gc_source_info", patience)
+                                .get(0)
+                                .path("metric")
+                                .path("source")
+                                .asText());
+                prometheus.awaitResult("jvm_buffer_pool_used_bytes{pool=\"direct\"}", patience);
 
-        // Stored as a native histogram: the sample carries a histogram, not a float.
-        JsonNode raw = prometheus.awaitResult("blockscope_gc_pause_seconds{cause=\"System.gc()\"}", patience);
-        assertTrue(raw.get(0).has("histogram"), "native histogram sample: " + raw);
+                // Stored as a native histogram: the sample carries a histogram, not a float.
+                JsonNode raw = prometheus.awaitResult("blockscope_gc_pause_seconds{cause=\"System.gc()\"}", patience);
+                assertTrue(raw.get(0).has("histogram"), "native histogram sample: " + raw);
 
-        // Rates need two scrapes with pauses in between; then the quantile is a real duration.
-        String p99 = "histogram_quantile(0.99, sum(rate(blockscope_gc_pause_seconds[5s])))";
-        double quantile = awaitPositive(prometheus, p99, patience);
-        assertTrue(quantile > 0 && quantile < 5, p99 + " = " + quantile);
-        double rate = awaitPositive(prometheus, "histogram_count(sum(rate(blockscope_gc_pause_seconds[5s])))", patience);
-        assertTrue(rate > 1 && rate < 20, "pause rate " + rate + "/s for a GC every 200 ms");
-      }
-    }
-  }
-
-  private static double awaitPositive(PrometheusServer prometheus, String promql, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      JsonNode result = prometheus.query(promql);
-      if (!result.isEmpty()) {
-        double value = result.get(0).path("value").get(1).asDouble(Double.NaN);
-        if (value > 0) {
-          return value;
+                // Rates need two scrapes with pauses in between; then the quantile is a real duration.
+                String p99 = "histogram_quantile(0.99, sum(rate(blockscope_gc_pause_seconds[5s])))";
+                double quantile = awaitPositive(prometheus, p99, patience);
+                assertTrue(quantile > 0 && quantile < 5, p99 + " = " + quantile);
+                double rate = awaitPositive(
+                        prometheus, "histogram_count(sum(rate(blockscope_gc_pause_seconds[5s])))", patience);
+                assertTrue(rate > 1 && rate < 20, "pause rate " + rate + "/s for a GC every 200 ms");
+            }
         }
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(promql + " never became positive: " + result + "\n" + prometheus.log());
-      }
-      Thread.sleep(500);
     }
-  }
+
+    private static double awaitPositive(PrometheusServer prometheus, String promql, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            JsonNode result = prometheus.query(promql);
+            if (!result.isEmpty()) {
+                double value = result.get(0).path("value").get(1).asDouble(Double.NaN);
+                if (value > 0) {
+                    return value;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(promql + " never became positive: " + result + "\n" + prometheus.log());
+            }
+            Thread.sleep(500);
+        }
+    }
 }

@@ -25,69 +25,69 @@ import java.util.StringJoiner;
  */
 public final class ExporterChild {
 
-  /** Keeps the churn's result observable, so no compiler can drop its allocations. */
-  static volatile long sink;
+    /** Keeps the churn's result observable, so no compiler can drop its allocations. */
+    static volatile long sink;
 
-  private ExporterChild() {}
+    private ExporterChild() {}
 
-  public static void main(String[] args) throws Exception {
-    Map<String, String> options = new HashMap<>();
-    for (String arg : args) {
-      int eq = arg.indexOf('=');
-      options.put(arg.substring(0, eq), arg.substring(eq + 1));
-    }
-    int collections = Integer.parseInt(options.getOrDefault("child.collections", "0"));
-    long gcEveryMs = Long.parseLong(options.getOrDefault("child.gc-every-ms", "0"));
-    boolean returnEarly = Boolean.parseBoolean(options.getOrDefault("child.return", "false"));
-    long lifetimeMs = 1000 * Long.parseLong(options.getOrDefault("child.lifetime-s", "120"));
-    options.keySet().removeIf(k -> k.startsWith("child."));
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = new HashMap<>();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            options.put(arg.substring(0, eq), arg.substring(eq + 1));
+        }
+        int collections = Integer.parseInt(options.getOrDefault("child.collections", "0"));
+        long gcEveryMs = Long.parseLong(options.getOrDefault("child.gc-every-ms", "0"));
+        boolean returnEarly = Boolean.parseBoolean(options.getOrDefault("child.return", "false"));
+        long lifetimeMs = 1000 * Long.parseLong(options.getOrDefault("child.lifetime-s", "120"));
+        options.keySet().removeIf(k -> k.startsWith("child."));
 
-    System.out.println("jdk " + Runtime.version().feature());
-    System.out.println("beans pre " + beans());
-    Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", options));
-    System.out.println("exporter port " + exporter.port() + " serving " + exporter.isServing()
-        + " source " + exporter.gcSource().label());
-    if (returnEarly) {
-      return;
+        System.out.println("jdk " + Runtime.version().feature());
+        System.out.println("beans pre " + beans());
+        Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", options));
+        System.out.println("exporter port " + exporter.port() + " serving " + exporter.isServing() + " source "
+                + exporter.gcSource().label());
+        if (returnEarly) {
+            return;
+        }
+        System.out.println("beans base " + beans());
+        for (int i = 0; i < collections; i++) {
+            sink += churn();
+            System.gc();
+        }
+        System.out.println("beans end " + beans());
+        System.out.println("forced " + collections);
+        long deadline = System.currentTimeMillis() + lifetimeMs;
+        while (System.currentTimeMillis() < deadline) {
+            if (gcEveryMs > 0) {
+                sink += churn();
+                System.gc();
+                Thread.sleep(gcEveryMs);
+            } else {
+                Thread.sleep(200);
+            }
+        }
+        exporter.close();
     }
-    System.out.println("beans base " + beans());
-    for (int i = 0; i < collections; i++) {
-      sink += churn();
-      System.gc();
-    }
-    System.out.println("beans end " + beans());
-    System.out.println("forced " + collections);
-    long deadline = System.currentTimeMillis() + lifetimeMs;
-    while (System.currentTimeMillis() < deadline) {
-      if (gcEveryMs > 0) {
-        sink += churn();
-        System.gc();
-        Thread.sleep(gcEveryMs);
-      } else {
-        Thread.sleep(200);
-      }
-    }
-    exporter.close();
-  }
 
-  /** Some short-lived garbage, so collections have something to do. */
-  private static long churn() {
-    long sum = 0;
-    for (int i = 0; i < 2_000; i++) {
-      byte[] chunk = new byte[4096];
-      chunk[i % 4096] = (byte) i;
-      sum += chunk[0];
+    /** Some short-lived garbage, so collections have something to do. */
+    private static long churn() {
+        long sum = 0;
+        for (int i = 0; i < 2_000; i++) {
+            byte[] chunk = new byte[4096];
+            chunk[i % 4096] = (byte) i;
+            sum += chunk[0];
+        }
+        return sum;
     }
-    return sum;
-  }
 
-  /** {@code NAME=COUNT:MILLIS;...} for every GC MXBean. */
-  static String beans() {
-    StringJoiner j = new StringJoiner(";");
-    List<GarbageCollectorMXBean> beans = ManagementFactory.getGarbageCollectorMXBeans();
-    for (GarbageCollectorMXBean b : beans) {
-      j.add(b.getName() + "=" + b.getCollectionCount() + ":" + b.getCollectionTime());
+    /** {@code NAME=COUNT:MILLIS;...} for every GC MXBean. */
+    static String beans() {
+        StringJoiner j = new StringJoiner(";");
+        List<GarbageCollectorMXBean> beans = ManagementFactory.getGarbageCollectorMXBeans();
+        for (GarbageCollectorMXBean b : beans) {
+            j.add(b.getName() + "=" + b.getCollectionCount() + ":" + b.getCollectionTime());
+        }
+        return j.toString();
     }
-    return j.toString();
-  }
 }

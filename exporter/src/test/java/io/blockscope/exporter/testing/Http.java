@@ -11,31 +11,31 @@ import java.time.Duration;
 /** Plain JDK HttpClient calls for tests. */
 public final class Http {
 
-  private static final HttpClient CLIENT =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  private Http() {}
+    private Http() {}
 
-  /** GET {@code uri} with header name/value pairs. */
-  public static HttpResponse<byte[]> get(URI uri, String... headers) throws IOException, InterruptedException {
-    return get(CLIENT, uri, headers);
-  }
-
-  public static HttpResponse<byte[]> get(HttpClient client, URI uri, String... headers)
-      throws IOException, InterruptedException {
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20));
-    if (headers.length > 0) {
-      request.headers(headers);
+    /** GET {@code uri} with header name/value pairs. */
+    public static HttpResponse<byte[]> get(URI uri, String... headers) throws IOException, InterruptedException {
+        return get(CLIENT, uri, headers);
     }
-    return client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-  }
 
-  /** The text-format scrape of {@code http://127.0.0.1:PORT/metrics}, which must answer 200. */
-  public static Samples scrape(int port) throws IOException, InterruptedException {
-    HttpResponse<byte[]> response = get(URI.create("http://127.0.0.1:" + port + "/metrics"));
-    if (response.statusCode() != 200) {
-      throw new AssertionError("scrape of port " + port + " answered " + response.statusCode());
+    public static HttpResponse<byte[]> get(HttpClient client, URI uri, String... headers)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20));
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
     }
-    return Samples.parse(new String(response.body(), StandardCharsets.UTF_8));
-  }
+
+    /** The text-format scrape of {@code http://127.0.0.1:PORT/metrics}, which must answer 200. */
+    public static Samples scrape(int port) throws IOException, InterruptedException {
+        HttpResponse<byte[]> response = get(URI.create("http://127.0.0.1:" + port + "/metrics"));
+        if (response.statusCode() != 200) {
+            throw new AssertionError("scrape of port " + port + " answered " + response.statusCode());
+        }
+        return Samples.parse(new String(response.body(), StandardCharsets.UTF_8));
+    }
 }

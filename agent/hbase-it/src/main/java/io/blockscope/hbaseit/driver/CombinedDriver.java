@@ -1,13 +1,12 @@
 package io.blockscope.hbaseit.driver;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.hadoop.hbase.io.hfile.BlockCache;
 import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
 import org.apache.hadoop.hbase.io.hfile.BlockType;
 import org.apache.hadoop.hbase.io.hfile.Cacheable;
 import org.apache.hadoop.hbase.io.hfile.LruBlockCache;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * A RegionServer's default offheap deploy: a CombinedBlockCache with index blocks in an on-heap
@@ -28,6 +27,7 @@ public final class CombinedDriver {
     static final int DATA_READS = 2;
     /** Larger than hbase.server.allocator.minimal.allocate.size, so 2.3+ reads use the offheap pool. */
     static final int DATA_BYTES = 30_000;
+
     static final int ABSENT_DATA_LOOKUPS = 3;
 
     private final HBaseBlocks blocks = HBaseBlocks.detect();
@@ -52,7 +52,8 @@ public final class CombinedDriver {
             }
             List<BlockCacheKey> data = new ArrayList<>();
             for (int i = 0; i < DATA_BLOCKS; i++) {
-                BlockCacheKey key = new BlockCacheKey("blockscope-hfile", (1L << 20) + i * 65_536L, true, BlockType.DATA);
+                BlockCacheKey key =
+                        new BlockCacheKey("blockscope-hfile", (1L << 20) + i * 65_536L, true, BlockType.DATA);
                 Cacheable block = blocks.readFromDisk(DATA_BYTES, key.getOffset());
                 combined.cacheBlock(key, block);
                 bucket.awaitWritten(key);

@@ -1,13 +1,12 @@
 package io.blockscope.hbaseit.driver;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.apache.hadoop.hbase.ByteBufferKeyValue;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.NoTagsByteBufferKeyValue;
-
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * Reads offheap cells the expensive way: {@code getValueArray()} on a {@code ByteBufferKeyValue}
@@ -45,13 +44,15 @@ public final class CopyingReader {
         Cell noTags = new NoTagsByteBufferKeyValue(offheapCopy(onHeap), 0, onHeap.getLength());
         long qualifierBytes = readQualifiers(noTags);
 
-        console.checkpoint("copied", new DriverConsole.Fields()
-                .put("cell.class", offheap.getClass().getName())
-                .put("copies.value", VALUE_READS)
-                .put("copies.value.bytes", valueBytes)
-                .put("copies.qualifier", QUALIFIER_READS)
-                .put("copies.qualifier.bytes", qualifierBytes)
-                .put("heap.reads", HEAP_READS));
+        console.checkpoint(
+                "copied",
+                new DriverConsole.Fields()
+                        .put("cell.class", offheap.getClass().getName())
+                        .put("copies.value", VALUE_READS)
+                        .put("copies.value.bytes", valueBytes)
+                        .put("copies.qualifier", QUALIFIER_READS)
+                        .put("copies.qualifier.bytes", qualifierBytes)
+                        .put("heap.reads", HEAP_READS));
     }
 
     /** The copy site the agent must report: this method, in this class. */

@@ -1,13 +1,12 @@
 package io.blockscope.hbaseit.driver;
 
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 import org.apache.hadoop.hbase.io.hfile.BlockCache;
 import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
 import org.apache.hadoop.hbase.io.hfile.BlockType;
 import org.apache.hadoop.hbase.io.hfile.Cacheable;
 import org.apache.hadoop.hbase.io.hfile.LruBlockCache;
-
-import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * The two block-ownership models of HBase 2.x. Up to 2.2 a reader gives a cached block back with
@@ -59,8 +58,7 @@ interface HBaseBlocks {
         /** HFile block header without HBase checksums: magic, two sizes, previous block offset. */
         static final int HEADER_BYTES = 24;
 
-        private Payload() {
-        }
+        private Payload() {}
 
         static ByteBuffer of(BlockType type, int bytes, long fileOffset) {
             if (bytes <= HEADER_BYTES) {

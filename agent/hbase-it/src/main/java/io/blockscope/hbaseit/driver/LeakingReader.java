@@ -1,10 +1,9 @@
 package io.blockscope.hbaseit.driver;
 
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
 import org.apache.hadoop.hbase.io.hfile.Cacheable;
 import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
-
-import java.util.concurrent.TimeUnit;
 
 /**
  * A reader with two bugs. {@link #checkOutAndForget} takes a block from a real offheap BucketCache
@@ -24,6 +23,7 @@ public final class LeakingReader {
     private final DriverConsole console = new DriverConsole();
     /** The block {@link #checkOutAndKeep} never gives back; a field so it stays reachable. */
     private Cacheable kept;
+
     private volatile long nudges;
 
     public static void main(String[] args) throws Exception {
@@ -50,11 +50,13 @@ public final class LeakingReader {
             // outstanding reference. The leaks are found on its scrapes from here on.
             nudger.interrupt();
             nudger.join(TimeUnit.SECONDS.toMillis(10));
-            console.checkpoint("leaked", new DriverConsole.Fields()
-                    .put("model", blocks.model())
-                    .put("leaked.gc", 1)
-                    .put("leaked.age", 1)
-                    .put("kept.offset", keptKey.getOffset()));
+            console.checkpoint(
+                    "leaked",
+                    new DriverConsole.Fields()
+                            .put("model", blocks.model())
+                            .put("leaked.gc", 1)
+                            .put("leaked.age", 1)
+                            .put("kept.offset", keptKey.getOffset()));
         }
     }
 

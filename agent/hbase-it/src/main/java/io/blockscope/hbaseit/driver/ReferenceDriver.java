@@ -1,13 +1,12 @@
 package io.blockscope.hbaseit.driver;
 
-import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
-import org.apache.hadoop.hbase.io.hfile.Cacheable;
-import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
+import org.apache.hadoop.hbase.io.hfile.Cacheable;
+import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
 
 /**
  * The exact-count scenario: blocks of four sizes in a real offheap BucketCache, read twice and given
@@ -21,6 +20,7 @@ public final class ReferenceDriver {
 
     /** Buffer sizes (header included) and how many blocks of each: four different bucket size classes. */
     static final int[][] BLOCKS = {{3_000, 6}, {8_000, 4}, {30_000, 3}, {60_000, 2}};
+
     static final int READ_ROUNDS = 2;
     static final int ABSENT_LOOKUPS = 5;
 

@@ -6,8 +6,7 @@ import java.lang.reflect.Method;
 /** Access to the package-private HBase members the drivers read (statistics, cache internals). */
 final class Reflection {
 
-    private Reflection() {
-    }
+    private Reflection() {}
 
     /** The first method named {@code name} with {@code arity} parameters, declared by the type or a superclass. */
     static Method method(Class<?> type, String name, int arity) {

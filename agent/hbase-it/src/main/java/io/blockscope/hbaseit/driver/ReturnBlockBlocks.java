@@ -1,5 +1,9 @@
 package io.blockscope.hbaseit.driver;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.nio.ByteBuffer;
 import org.apache.hadoop.hbase.io.hfile.BlockCache;
 import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
 import org.apache.hadoop.hbase.io.hfile.BlockType;
@@ -9,11 +13,6 @@ import org.apache.hadoop.hbase.io.hfile.HFileBlock;
 import org.apache.hadoop.hbase.io.hfile.HFileContext;
 import org.apache.hadoop.hbase.io.hfile.HFileContextBuilder;
 import org.apache.hadoop.hbase.io.hfile.LruBlockCache;
-
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.nio.ByteBuffer;
 
 /**
  * HBase 2.0 to 2.2: blocks are given back with {@code BlockCache#returnBlock}, and only blocks in
@@ -30,13 +29,26 @@ final class ReturnBlockBlocks implements HBaseBlocks {
     static {
         MethodHandles.Lookup lookup = MethodHandles.publicLookup();
         try {
-            NEW_BLOCK = lookup.findConstructor(HFileBlock.class, MethodType.methodType(void.class,
-                    BlockType.class, int.class, int.class, long.class, ByteBuffer.class, boolean.class,
-                    long.class, int.class, int.class, HFileContext.class));
-            RETURN_BLOCK = lookup.findVirtual(BlockCache.class, "returnBlock",
+            NEW_BLOCK = lookup.findConstructor(
+                    HFileBlock.class,
+                    MethodType.methodType(
+                            void.class,
+                            BlockType.class,
+                            int.class,
+                            int.class,
+                            long.class,
+                            ByteBuffer.class,
+                            boolean.class,
+                            long.class,
+                            int.class,
+                            int.class,
+                            HFileContext.class));
+            RETURN_BLOCK = lookup.findVirtual(
+                    BlockCache.class,
+                    "returnBlock",
                     MethodType.methodType(void.class, BlockCacheKey.class, Cacheable.class));
-            NEW_COMBINED = lookup.findConstructor(CombinedBlockCache.class,
-                    MethodType.methodType(void.class, LruBlockCache.class, BlockCache.class));
+            NEW_COMBINED = lookup.findConstructor(
+                    CombinedBlockCache.class, MethodType.methodType(void.class, LruBlockCache.class, BlockCache.class));
             Class<?> memoryType = Class.forName("org.apache.hadoop.hbase.io.hfile.Cacheable$MemoryType");
             MEMORY_TYPE = lookup.findVirtual(Cacheable.class, "getMemoryType", MethodType.methodType(memoryType));
         } catch (ReflectiveOperationException e) {
@@ -53,8 +65,17 @@ final class ReturnBlockBlocks implements HBaseBlocks {
     public Cacheable newBlock(BlockType type, int bytes, long fileOffset) {
         int withoutHeader = bytes - Payload.HEADER_BYTES;
         try {
-            return (Cacheable) NEW_BLOCK.invoke(type, withoutHeader, withoutHeader, -1L,
-                    Payload.of(type, bytes, fileOffset), false, fileOffset, -1, bytes, context);
+            return (Cacheable) NEW_BLOCK.invoke(
+                    type,
+                    withoutHeader,
+                    withoutHeader,
+                    -1L,
+                    Payload.of(type, bytes, fileOffset),
+                    false,
+                    fileOffset,
+                    -1,
+                    bytes,
+                    context);
         } catch (Throwable t) {
             throw new IllegalStateException("HFileBlock constructor failed", t);
         }

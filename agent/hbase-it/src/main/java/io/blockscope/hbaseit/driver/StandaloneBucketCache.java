@@ -1,18 +1,17 @@
 package io.blockscope.hbaseit.driver;
 
-import org.apache.hadoop.hbase.HBaseConfiguration;
-import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
-import org.apache.hadoop.hbase.io.hfile.Cacheable;
-import org.apache.hadoop.hbase.io.hfile.HFileBlock;
-import org.apache.hadoop.hbase.io.hfile.bucket.BucketAllocator;
-import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
-
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
+import org.apache.hadoop.hbase.io.hfile.Cacheable;
+import org.apache.hadoop.hbase.io.hfile.HFileBlock;
+import org.apache.hadoop.hbase.io.hfile.bucket.BucketAllocator;
+import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
 
 /**
  * A real offheap {@link BucketCache}, as a RegionServer configures it with
@@ -26,6 +25,7 @@ final class StandaloneBucketCache implements AutoCloseable {
 
     /** Room for every default size class (4 KB + 1 KB .. 512 KB + 1 KB) plus spare buckets. */
     static final long CAPACITY_BYTES = 64L << 20;
+
     private static final int BLOCK_SIZE = 64 << 10;
     private static final long WRITE_TIMEOUT_NANOS = 30_000_000_000L;
 
@@ -35,8 +35,16 @@ final class StandaloneBucketCache implements AutoCloseable {
     private final Method ramCacheContains;
 
     StandaloneBucketCache() throws IOException {
-        cache = new BucketCache("offheap", CAPACITY_BYTES, BLOCK_SIZE, null, 1, 64, null,
-                BucketCache.DEFAULT_ERROR_TOLERATION_DURATION, HBaseConfiguration.create());
+        cache = new BucketCache(
+                "offheap",
+                CAPACITY_BYTES,
+                BLOCK_SIZE,
+                null,
+                1,
+                64,
+                null,
+                BucketCache.DEFAULT_ERROR_TOLERATION_DURATION,
+                HBaseConfiguration.create());
         // Package-private in every 2.x release; HBase's own tests read them the same way.
         backingMap = (Map<?, ?>) field("backingMap");
         ramCache = field("ramCache");
@@ -71,8 +79,8 @@ final class StandaloneBucketCache implements AutoCloseable {
     /** The allocator's own per-size-class statistics ({@code BucketAllocator#getIndexStatistics()}). */
     List<SizeClassStats> sizeClasses() {
         BucketAllocator allocator = cache.getAllocator();
-        Object[] stats = (Object[]) Reflection.invoke(
-                Reflection.method(BucketAllocator.class, "getIndexStatistics", 0), allocator);
+        Object[] stats = (Object[])
+                Reflection.invoke(Reflection.method(BucketAllocator.class, "getIndexStatistics", 0), allocator);
         List<SizeClassStats> result = new ArrayList<>(stats.length);
         for (Object s : stats) {
             Class<?> type = s.getClass();
@@ -92,8 +100,7 @@ final class StandaloneBucketCache implements AutoCloseable {
                 .put("cache.capacity", cache.getAllocator().getTotalSize())
                 .put("cache.used", cache.getAllocator().getUsedSize());
         for (SizeClassStats s : sizeClasses()) {
-            fields.put("slots." + s.itemSize() + ".used", s.used())
-                    .put("slots." + s.itemSize() + ".free", s.free());
+            fields.put("slots." + s.itemSize() + ".used", s.used()).put("slots." + s.itemSize() + ".free", s.free());
         }
     }
 
@@ -122,6 +129,5 @@ final class StandaloneBucketCache implements AutoCloseable {
     }
 
     /** One bucket size class: slot size and slots in use / free. */
-    record SizeClassStats(long itemSize, long used, long free) {
-    }
+    record SizeClassStats(long itemSize, long used, long free) {}
 }

@@ -30,7 +30,8 @@ public final class BucketAllocator {
     /** HBase's default classes: 4 KB to 512 KB blocks, each with 1 KB of headroom. */
     private static final int[] DEFAULT_SLOT_SIZES = {
         5 << 10, 9 << 10, 17 << 10, 33 << 10, 41 << 10, 49 << 10, 57 << 10,
-        65 << 10, 97 << 10, 129 << 10, 193 << 10, 257 << 10, 385 << 10, 513 << 10};
+        65 << 10, 97 << 10, 129 << 10, 193 << 10, 257 << 10, 385 << 10, 513 << 10
+    };
 
     /** How many of the largest blocks one bucket holds. */
     public static final int LARGEST_SLOTS_PER_BUCKET = 4;
@@ -147,8 +148,9 @@ public final class BucketAllocator {
     public synchronized long allocate(int length) {
         int index = sizeClassOf(length);
         if (index < 0) {
-            throw new IllegalArgumentException("a block of " + length + " bytes is larger than the largest bucket size class ("
-                    + largestSlotSize() + " bytes): add a larger class");
+            throw new IllegalArgumentException(
+                    "a block of " + length + " bytes is larger than the largest bucket size class (" + largestSlotSize()
+                            + " bytes): add a larger class");
         }
         SizeClass sizeClass = classes[index];
         Bucket bucket;
@@ -189,7 +191,8 @@ public final class BucketAllocator {
         SizeClass sizeClass = classes[bucket.sizeClass];
         long local = offset - bucket.base;
         if (local % sizeClass.slotSize != 0 || local / sizeClass.slotSize >= sizeClass.slotsPerBucket) {
-            throw new IllegalStateException("free(" + offset + "): no slot of " + sizeClass.slotSize + " bytes starts there");
+            throw new IllegalStateException(
+                    "free(" + offset + "): no slot of " + sizeClass.slotSize + " bytes starts there");
         }
         boolean wasFull = bucket.isFull();
         bucket.give((int) (local / sizeClass.slotSize), offset);
@@ -274,6 +277,7 @@ public final class BucketAllocator {
         final int slotsPerBucket;
         /** Buckets of this class with at least one free slot, in the order they got one. */
         final LinkedHashSet<Bucket> withFreeSlots = new LinkedHashSet<>();
+
         long totalSlots;
         long usedSlots;
 
@@ -289,6 +293,7 @@ public final class BucketAllocator {
         int slotCount;
         /** Stack of free slot numbers; the top is {@code freeSlots[freeCount - 1]}. */
         int[] freeSlots;
+
         int freeCount;
         int usedCount;
         /** Which slots hold a block: catches double frees. */

@@ -50,9 +50,11 @@ public final class BucketCache implements BlockCache {
     private final ReadPathMode readPathMode;
     /** Whether hits are views: zero-copy mode on an engine whose memory can be viewed. */
     private final boolean servesViews;
+
     private final EntryTable<BucketEntry> table = new EntryTable<>(this::freeSlot);
     /** Orders accesses for LRU; one tick per insert or hit. */
     private final AtomicLong clock = new AtomicLong();
+
     private final ReentrantLock evictionLock = new ReentrantLock();
     private final CacheStats stats = new CacheStats();
     private final AtomicLong wastedBytes = new AtomicLong();
@@ -165,8 +167,16 @@ public final class BucketCache implements BlockCache {
         }
         int slotSize = allocator.slotSize(sizeClass);
         ByteBuff view = servesViews ? engine.view(offset, length) : null;
-        BucketEntry entry = new BucketEntry(key, block.type(), BlockPriority.forInsert(inMemory), clock.incrementAndGet(),
-                offset, length, sizeClass, slotSize, view);
+        BucketEntry entry = new BucketEntry(
+                key,
+                block.type(),
+                BlockPriority.forInsert(inMemory),
+                clock.incrementAndGet(),
+                offset,
+                length,
+                sizeClass,
+                slotSize,
+                view);
         wastedBytes.addAndGet(slotSize - length);
         if (!table.insert(entry)) {
             // another thread cached the key first; this slot was never published
@@ -206,8 +216,8 @@ public final class BucketCache implements BlockCache {
         if (!sameClass.isEmpty()) {
             long slots = allocator.indexStatistics()[sizeClass].totalCount();
             long bytesToFree = Math.max(1, (long) (slots * EVICTION_BATCH)) * allocator.slotSize(sizeClass);
-            List<BucketEntry> victims = PriorityEviction.selectVictims(sameClass,
-                    PriorityEviction.chargeByPriority(cached), capacity(), bytesToFree);
+            List<BucketEntry> victims = PriorityEviction.selectVictims(
+                    sameClass, PriorityEviction.chargeByPriority(cached), capacity(), bytesToFree);
             for (BucketEntry victim : victims) {
                 if (table.remove(victim)) {
                     evicted++;
@@ -238,7 +248,8 @@ public final class BucketCache implements BlockCache {
         }
         int coldest = -1;
         for (int b = 0; b < evictable.length; b++) {
-            if (evictable[b] > 0 && evictable[b] == allocator.usedSlotsInBucket(b)
+            if (evictable[b] > 0
+                    && evictable[b] == allocator.usedSlotsInBucket(b)
                     && (coldest < 0 || newestAccess[b] < newestAccess[coldest])) {
                 coldest = b;
             }
@@ -392,8 +403,16 @@ public final class BucketCache implements BlockCache {
         /** The slot's bytes, made once and shared by every checkout; null unless the cache serves views. */
         final ByteBuff view;
 
-        BucketEntry(BlockCacheKey key, BlockType type, BlockPriority priority, long tick, long offset, int length,
-                int sizeClass, int slotSize, ByteBuff view) {
+        BucketEntry(
+                BlockCacheKey key,
+                BlockType type,
+                BlockPriority priority,
+                long tick,
+                long offset,
+                int length,
+                int sizeClass,
+                int slotSize,
+                ByteBuff view) {
             super(key, type, priority, tick);
             this.offset = offset;
             this.length = length;

@@ -131,8 +131,7 @@ public final class ByteBufferIOEngine implements IOEngine {
 
     /** Nothing to do: the buffers go with the engine, once no view of them is reachable. */
     @Override
-    public void close() {
-    }
+    public void close() {}
 
     @Override
     public String toString() {

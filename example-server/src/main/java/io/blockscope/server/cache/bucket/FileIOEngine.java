@@ -49,11 +49,13 @@ public final class FileIOEngine implements IOEngine {
             throw new IllegalArgumentException("io engine capacity must be positive, got " + capacity + " bytes");
         }
         if (Files.isDirectory(file)) {
-            throw new IllegalArgumentException("bucket cache file " + file + " is a directory: give the path of a file");
+            throw new IllegalArgumentException(
+                    "bucket cache file " + file + " is a directory: give the path of a file");
         }
         FileChannel channel = null;
         try {
-            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            channel = FileChannel.open(
+                    file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
             if (channel.size() > capacity) {
                 channel.truncate(capacity);
             } else if (channel.size() < capacity) {
@@ -69,8 +71,10 @@ public final class FileIOEngine implements IOEngine {
                     e.addSuppressed(suppressed);
                 }
             }
-            throw new IllegalArgumentException("cannot use " + file + " as a bucket cache file of " + capacity
-                    + " bytes (" + e + "): give a writable file on tmpfs or a local disk with enough space", e);
+            throw new IllegalArgumentException(
+                    "cannot use " + file + " as a bucket cache file of " + capacity + " bytes (" + e
+                            + "): give a writable file on tmpfs or a local disk with enough space",
+                    e);
         }
     }
 
@@ -167,8 +171,9 @@ public final class FileIOEngine implements IOEngine {
     }
 
     private UncheckedIOException failure(String what, long offset, int length, IOException cause) {
-        return new UncheckedIOException("bucket cache file " + file + ": " + what + " of " + length + " bytes at offset "
-                + offset + " failed", cause);
+        return new UncheckedIOException(
+                "bucket cache file " + file + ": " + what + " of " + length + " bytes at offset " + offset + " failed",
+                cause);
     }
 
     @Override

@@ -45,8 +45,8 @@ public interface IOEngine extends AutoCloseable {
     /** Throws unless {@code [offset, offset + length)} lies inside {@code [0, capacity)}. */
     static void checkRange(long offset, int length, long capacity) {
         if (offset < 0 || length < 0 || offset > capacity - length) {
-            throw new IndexOutOfBoundsException(
-                    "range [" + offset + ", " + offset + " + " + length + ") is outside an io engine of " + capacity + " bytes");
+            throw new IndexOutOfBoundsException("range [" + offset + ", " + offset + " + " + length
+                    + ") is outside an io engine of " + capacity + " bytes");
         }
     }
 }

@@ -44,10 +44,11 @@ public final class LruBlockCache implements BlockCache {
     private final long acceptableSize;
     private final long minSize;
     // Heap entries free nothing when their last reference goes: the GC reclaims the array.
-    private final EntryTable<LruEntry> table = new EntryTable<>(entry -> { });
+    private final EntryTable<LruEntry> table = new EntryTable<>(entry -> {});
     private final AtomicLong size = new AtomicLong();
     /** Orders accesses for LRU; one tick per insert or hit. */
     private final AtomicLong clock = new AtomicLong();
+
     private final ReentrantLock evictionLock = new ReentrantLock();
     private final CacheStats stats = new CacheStats();
     private final LongAdder rejectedBlocks = new LongAdder();
@@ -109,8 +110,8 @@ public final class LruBlockCache implements BlockCache {
             return;
         }
         byte[] copy = block.data().toBytes(0, block.length());
-        LruEntry entry = new LruEntry(key, block.type(), BlockPriority.forInsert(inMemory), clock.incrementAndGet(),
-                ByteBuff.wrap(copy));
+        LruEntry entry = new LruEntry(
+                key, block.type(), BlockPriority.forInsert(inMemory), clock.incrementAndGet(), ByteBuff.wrap(copy));
         if (!table.insert(entry)) {
             return;
         }
@@ -128,8 +129,8 @@ public final class LruBlockCache implements BlockCache {
                 return; // another inserter evicted while we waited
             }
             List<LruEntry> snapshot = new ArrayList<>(table.entries());
-            List<LruEntry> victims = PriorityEviction.selectVictims(snapshot,
-                    PriorityEviction.chargeByPriority(snapshot), capacity, current - minSize);
+            List<LruEntry> victims = PriorityEviction.selectVictims(
+                    snapshot, PriorityEviction.chargeByPriority(snapshot), capacity, current - minSize);
             int evicted = 0;
             for (LruEntry victim : victims) {
                 if (remove(victim)) {

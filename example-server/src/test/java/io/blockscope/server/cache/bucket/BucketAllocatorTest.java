@@ -19,8 +19,12 @@ class BucketAllocatorTest {
 
     @Test
     void defaultClassesAreHBasesWithAKilobyteOfHeadroom() {
-        assertArrayEquals(new int[] {5 * K, 9 * K, 17 * K, 33 * K, 41 * K, 49 * K, 57 * K, 65 * K, 97 * K, 129 * K,
-            193 * K, 257 * K, 385 * K, 513 * K}, BucketAllocator.defaultSlotSizes());
+        assertArrayEquals(
+                new int[] {
+                    5 * K, 9 * K, 17 * K, 33 * K, 41 * K, 49 * K, 57 * K, 65 * K, 97 * K, 129 * K, 193 * K, 257 * K,
+                    385 * K, 513 * K
+                },
+                BucketAllocator.defaultSlotSizes());
         assertEquals(4L * 513 * K, BucketAllocator.bucketSizeFor(BucketAllocator.defaultSlotSizes()));
     }
 
@@ -112,7 +116,10 @@ class BucketAllocatorTest {
         TreeMap<Long, Integer> live = new TreeMap<>(); // offset -> slot size
         for (int step = 0; step < 20000; step++) {
             if (!live.isEmpty() && random.nextInt(3) == 0) {
-                Long offset = live.keySet().stream().skip(random.nextInt(live.size())).findFirst().orElseThrow();
+                Long offset = live.keySet().stream()
+                        .skip(random.nextInt(live.size()))
+                        .findFirst()
+                        .orElseThrow();
                 assertEquals((int) live.remove(offset), allocator.free(offset));
             } else {
                 int length = 1 + random.nextInt(20000);
@@ -121,7 +128,8 @@ class BucketAllocatorTest {
                     continue;
                 }
                 int slot = allocator.slotSize(allocator.sizeClassOf(length));
-                assertEquals(allocator.bucketOf(offset), allocator.bucketOf(offset + slot - 1), "slot crosses a bucket");
+                assertEquals(
+                        allocator.bucketOf(offset), allocator.bucketOf(offset + slot - 1), "slot crosses a bucket");
                 var below = live.floorEntry(offset);
                 assertTrue(below == null || below.getKey() + below.getValue() <= offset, "overlaps the slot below");
                 var above = live.ceilingEntry(offset);
@@ -148,18 +156,18 @@ class BucketAllocatorTest {
     @Test
     void aBlockLargerThanTheLargestClassIsRefused() {
         BucketAllocator allocator = new BucketAllocator(64 * K, new int[] {4 * K, 16 * K});
-        IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
-                () -> allocator.allocate(16 * K + 1));
+        IllegalArgumentException failure =
+                assertThrows(IllegalArgumentException.class, () -> allocator.allocate(16 * K + 1));
         assertTrue(failure.getMessage().contains("larger than the largest"), failure.getMessage());
     }
 
     @Test
     void badConfigurationsAreExplained() {
-        IllegalArgumentException tooSmall = assertThrows(IllegalArgumentException.class,
-                () -> new BucketAllocator(64 * K - 1, new int[] {4 * K, 16 * K}));
+        IllegalArgumentException tooSmall = assertThrows(
+                IllegalArgumentException.class, () -> new BucketAllocator(64 * K - 1, new int[] {4 * K, 16 * K}));
         assertTrue(tooSmall.getMessage().contains("smaller than one bucket"), tooSmall.getMessage());
-        IllegalArgumentException unordered = assertThrows(IllegalArgumentException.class,
-                () -> new BucketAllocator(1 << 20, new int[] {16 * K, 4 * K}));
+        IllegalArgumentException unordered = assertThrows(
+                IllegalArgumentException.class, () -> new BucketAllocator(1 << 20, new int[] {16 * K, 4 * K}));
         assertTrue(unordered.getMessage().contains("ascending"), unordered.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new BucketAllocator(1 << 20, new int[0]));
         assertThrows(IllegalArgumentException.class, () -> new BucketAllocator(1 << 20, new int[] {0, 4 * K}));

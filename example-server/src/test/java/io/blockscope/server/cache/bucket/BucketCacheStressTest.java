@@ -32,6 +32,7 @@ class BucketCacheStressTest {
     private static final int[] CLASSES = {5 * K, 9 * K, 17 * K, 33 * K, 65 * K};
     /** 24 buckets of 260 KB: about 6 MB, so bucket 15 straddles the first 4 MB buffer boundary. */
     private static final long CAPACITY = 24 * 4L * 65 * K;
+
     private static final int KEYS = 400; // about 13 MB of blocks
     private static final int READERS = 3;
     private static final Duration RUN = Duration.ofMillis(2500);
@@ -39,14 +40,22 @@ class BucketCacheStressTest {
     @TempDir
     Path dir;
 
-    enum Setup { OFFHEAP_ZERO_COPY, HEAP_COPY, FILE }
+    enum Setup {
+        OFFHEAP_ZERO_COPY,
+        HEAP_COPY,
+        FILE
+    }
 
     private BucketCache newCache(Setup setup) {
         return switch (setup) {
-            case OFFHEAP_ZERO_COPY -> new BucketCache(ByteBufferIOEngine.offheap(CAPACITY), CLASSES, ReadPathMode.ZERO_COPY);
+            case OFFHEAP_ZERO_COPY ->
+                new BucketCache(ByteBufferIOEngine.offheap(CAPACITY), CLASSES, ReadPathMode.ZERO_COPY);
             case HEAP_COPY -> new BucketCache(ByteBufferIOEngine.heap(CAPACITY), CLASSES, ReadPathMode.COPY);
-            case FILE -> new BucketCache(FileIOEngine.open(dir.resolve("stress.cache"), CAPACITY, true), CLASSES,
-                    ReadPathMode.ZERO_COPY);
+            case FILE ->
+                new BucketCache(
+                        FileIOEngine.open(dir.resolve("stress.cache"), CAPACITY, true),
+                        CLASSES,
+                        ReadPathMode.ZERO_COPY);
         };
     }
 
@@ -54,8 +63,7 @@ class BucketCacheStressTest {
         return TestBlocks.MIN_LENGTH + new SplittableRandom(id).nextInt(65 * K - TestBlocks.MIN_LENGTH + 1);
     }
 
-    private record Held(int id, Block block) {
-    }
+    private record Held(int id, Block block) {}
 
     @ParameterizedTest
     @EnumSource(Setup.class)
@@ -119,7 +127,8 @@ class BucketCacheStressTest {
         }
 
         String summary = setup + ": " + hits.sum() + " hits (" + straddling.sum() + " across two buffers), "
-                + cache.getStats().evictedBlockCount() + " evicted, " + cache.allocationFailures() + " allocation failures, "
+                + cache.getStats().evictedBlockCount() + " evicted, " + cache.allocationFailures()
+                + " allocation failures, "
                 + cache;
         assertEquals(0, corrupt.sum(), "corrupt reads; " + summary);
         assertTrue(hits.sum() > 0, summary);

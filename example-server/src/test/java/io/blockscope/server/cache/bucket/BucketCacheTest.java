@@ -130,8 +130,8 @@ class BucketCacheTest {
 
     @Test
     void anUnreadableSlotIsAMissAndIsEvicted() {
-        BucketCache cache = new BucketCache(FileIOEngine.open(dir.resolve("broken"), 32 * K, true), EIGHT_K,
-                ReadPathMode.ZERO_COPY);
+        BucketCache cache = new BucketCache(
+                FileIOEngine.open(dir.resolve("broken"), 32 * K, true), EIGHT_K, ReadPathMode.ZERO_COPY);
         cache(cache, 1, 5000);
         cache.ioEngine().close(); // the file is gone from under the cache
         assertNull(get(cache, 1));
@@ -250,7 +250,8 @@ class BucketCacheTest {
 
     @Test
     void aFullClassLosesBlocksFromTheGroupFurthestOverItsShare() {
-        BucketCache cache = offheap(EIGHT_K, 32 * K, ReadPathMode.ZERO_COPY); // shares: 1 single, 2 multi, 1 memory slot
+        BucketCache cache =
+                offheap(EIGHT_K, 32 * K, ReadPathMode.ZERO_COPY); // shares: 1 single, 2 multi, 1 memory slot
         for (int id = 1; id <= 4; id++) {
             cache(cache, id, 8 * K);
         }
@@ -353,7 +354,8 @@ class BucketCacheTest {
         BucketCache cache = offheap(EIGHT_K, 32 * K, ReadPathMode.ZERO_COPY);
         cache(cache, 1, 100);
         Block foreign = dataBlock(1, 100).withMemoryType(Block.MemoryType.SHARED);
-        IllegalStateException failure = assertThrows(IllegalStateException.class, () -> cache.returnBlock(key(1), foreign));
+        IllegalStateException failure =
+                assertThrows(IllegalStateException.class, () -> cache.returnBlock(key(1), foreign));
         assertTrue(failure.getMessage().contains("not checked out from this cache"), failure.getMessage());
         assertTrue(cache.containsBlock(key(1)), "the cache's own reference is untouched");
         assertEquals(0, cache.outstandingReferences());

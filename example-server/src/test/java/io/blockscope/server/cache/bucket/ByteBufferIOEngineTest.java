@@ -37,8 +37,8 @@ class ByteBufferIOEngineTest {
 
     @Test
     void aRangeAcrossABufferBoundaryIsAMultiBuffView() {
-        for (ByteBufferIOEngine engine : new ByteBufferIOEngine[] {
-            ByteBufferIOEngine.offheap(2L * MB4), ByteBufferIOEngine.heap(2L * MB4)}) {
+        for (ByteBufferIOEngine engine :
+                new ByteBufferIOEngine[] {ByteBufferIOEngine.offheap(2L * MB4), ByteBufferIOEngine.heap(2L * MB4)}) {
             byte[] block = random(64 * 1024, 1);
             long offset = MB4 - 1000; // 1000 bytes in buffer 0, the rest in buffer 1
             engine.write(offset, ByteBuff.wrap(block), 0, block.length);
@@ -74,7 +74,9 @@ class ByteBufferIOEngineTest {
         engine.write(MB4 - 2000, ByteBuff.wrap(block), 0, block.length);
         ByteBuff straddling = engine.view(MB4 - 2000, block.length);
         engine.write(100, straddling, 10, 4000); // copy from a multi-buffer view
-        assertArrayEquals(java.util.Arrays.copyOfRange(block, 10, 4010), engine.view(100, 4000).toBytes(0, 4000));
+        assertArrayEquals(
+                java.util.Arrays.copyOfRange(block, 10, 4010),
+                engine.view(100, 4000).toBytes(0, 4000));
     }
 
     @Test

@@ -72,8 +72,8 @@ class FileIOEngineTest {
         assertTrue(Files.exists(file));
         engine.close();
         assertFalse(Files.exists(file));
-        UncheckedIOException failure = assertThrows(UncheckedIOException.class,
-                () -> engine.read(0, new byte[10], 0, 10));
+        UncheckedIOException failure =
+                assertThrows(UncheckedIOException.class, () -> engine.read(0, new byte[10], 0, 10));
         assertTrue(failure.getMessage().contains(file.toString()), failure.getMessage());
     }
 
@@ -91,13 +91,13 @@ class FileIOEngineTest {
     void anUnusablePathIsExplained() throws Exception {
         Path notADirectory = Files.createFile(dir.resolve("plain-file"));
         Path inside = notADirectory.resolve("cache"); // fails even for root
-        IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
-                () -> FileIOEngine.open(inside, 1 << 20, true));
+        IllegalArgumentException failure =
+                assertThrows(IllegalArgumentException.class, () -> FileIOEngine.open(inside, 1 << 20, true));
         assertTrue(failure.getMessage().contains(inside.toString()), failure.getMessage());
         assertTrue(failure.getMessage().contains("writable"), failure.getMessage());
 
-        IllegalArgumentException directory = assertThrows(IllegalArgumentException.class,
-                () -> FileIOEngine.open(dir, 1 << 20, true));
+        IllegalArgumentException directory =
+                assertThrows(IllegalArgumentException.class, () -> FileIOEngine.open(dir, 1 << 20, true));
         assertTrue(directory.getMessage().contains("is a directory"), directory.getMessage());
     }
 

@@ -16,8 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.blockscope.server.cache.Block;
 import io.blockscope.server.cache.BlockCacheKey;
 import io.blockscope.server.cache.BlockPriority;
-import io.blockscope.server.cache.TestBlocks;
 import io.blockscope.server.cache.ConcurrentRun;
+import io.blockscope.server.cache.TestBlocks;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -175,7 +175,8 @@ class LruBlockCacheTest {
         LruBlockCache cache = cacheOf(10);
         cache(cache, 1);
         Block foreign = dataBlock(1, LENGTH).withMemoryType(Block.MemoryType.SHARED);
-        IllegalStateException failure = assertThrows(IllegalStateException.class, () -> cache.returnBlock(key(1), foreign));
+        IllegalStateException failure =
+                assertThrows(IllegalStateException.class, () -> cache.returnBlock(key(1), foreign));
         assertTrue(failure.getMessage().contains(key(1).toString()));
         cache.returnBlock(key(1), dataBlock(1, LENGTH)); // an exclusive block is the reader's: a no-op
         assertEquals(0, cache.outstandingReferences());

@@ -2,7 +2,7 @@
 # Runs JMH benchmarks from the example server's test sources.
 #
 #   example-server/jmh.sh RowCompare -f 1 -wi 2 -i 3 -prof gc
-#   BUILD_SUBDIR=target-h2 example-server/jmh.sh BucketCacheBenchmark -f 1 -t 2
+#   BUILD_SUBDIR=target-h2 example-server/jmh.sh BlockCacheBenchmark -f 1 -t 2
 #
 # Every argument goes to JMH's own command line (org.openjdk.jmh.Main): a benchmark regex, then
 # options; `-h` lists them. The script first compiles the module (test classes included, so the JMH
@@ -13,7 +13,7 @@
 #   BUILD_SUBDIR   build output folder inside example-server (default: target); use your own when
 #                  several people build the same checkout
 #   JAVA_HOME      JDK to run the benchmarks on (default: the `java` on PATH), e.g.
-#                  JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
+#                  JAVA_HOME=/path/to/jdk-25
 #   JMH_SKIP_BUILD set to 1 to reuse the classes and class path of the previous run
 set -euo pipefail
 

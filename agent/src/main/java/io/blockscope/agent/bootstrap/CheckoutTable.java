@@ -38,7 +38,11 @@ public final class CheckoutTable {
 
     /** Records one checkout of {@code block} in tier {@code tier}; false when its window is full. */
     public boolean add(Object block, int tier) {
-        int hash = System.identityHashCode(block);
+        return add(System.identityHashCode(block), tier);
+    }
+
+    /** {@link #add(Object, int)} by identity hash (the model-checking test picks colliding ones). */
+    boolean add(int hash, int tier) {
         int home = spread(hash);
         // an entry for the same hash and tier first: a block checked out twice holds one slot
         for (int i = 0; i < PROBES; i++) {
@@ -64,7 +68,11 @@ public final class CheckoutTable {
 
     /** Takes back one checkout of {@code block}: its tier, or -1 if it is not checked out. */
     public int remove(Object block) {
-        int hash = System.identityHashCode(block);
+        return remove(System.identityHashCode(block));
+    }
+
+    /** {@link #remove(Object)} by identity hash. */
+    int remove(int hash) {
         int home = spread(hash);
         for (int i = 0; i < PROBES; i++) {
             int slot = (home + i) & mask;

@@ -2,6 +2,7 @@ package io.blockscope.server.buffer;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Compares byte ranges of NIO buffers and arrays with the JDK's {@code mismatch} intrinsics, without
@@ -22,12 +23,13 @@ import java.util.Arrays;
  */
 public final class RangeComparer {
 
-    private ByteBuffer firstSource;
-    private ByteBuffer first;
-    private ByteBuffer secondSource;
-    private ByteBuffer second;
-    private byte[] arraySource;
-    private ByteBuffer array;
+    // null until the first compare points them at something
+    private @Nullable ByteBuffer firstSource;
+    private @Nullable ByteBuffer first;
+    private @Nullable ByteBuffer secondSource;
+    private @Nullable ByteBuffer second;
+    private byte @Nullable [] arraySource;
+    private @Nullable ByteBuffer array;
 
     /** Compares {@code a[aPos, aPos + aLength)} with {@code b[bPos, bPos + bLength)}, bytes unsigned. */
     public int compare(ByteBuffer a, int aPos, int aLength, ByteBuffer b, int bPos, int bLength) {
@@ -77,28 +79,37 @@ public final class RangeComparer {
         return first(a, aPos, length).mismatch(second(b, bPos, length));
     }
 
+    @SuppressWarnings("ReferenceEquality") // the same buffer object, not equal contents
     private ByteBuffer first(ByteBuffer source, int position, int length) {
-        if (source != firstSource) {
-            first = source.duplicate();
+        ByteBuffer view = first;
+        if (view == null || source != firstSource) {
+            view = source.duplicate();
+            first = view;
             firstSource = source;
         }
-        return range(first, position, length);
+        return range(view, position, length);
     }
 
+    @SuppressWarnings("ReferenceEquality") // the same buffer object, not equal contents
     private ByteBuffer second(ByteBuffer source, int position, int length) {
-        if (source != secondSource) {
-            second = source.duplicate();
+        ByteBuffer view = second;
+        if (view == null || source != secondSource) {
+            view = source.duplicate();
+            second = view;
             secondSource = source;
         }
-        return range(second, position, length);
+        return range(view, position, length);
     }
 
+    @SuppressWarnings("ReferenceEquality") // the same buffer object, not equal contents
     private ByteBuffer array(byte[] source, int offset, int length) {
-        if (source != arraySource) {
-            array = ByteBuffer.wrap(source);
+        ByteBuffer view = array;
+        if (view == null || source != arraySource) {
+            view = ByteBuffer.wrap(source);
+            array = view;
             arraySource = source;
         }
-        return range(array, offset, length);
+        return range(view, offset, length);
     }
 
     /**

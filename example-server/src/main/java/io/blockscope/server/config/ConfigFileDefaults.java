@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -87,7 +88,7 @@ public final class ConfigFileDefaults implements CommandLine.IDefaultValueProvid
     }
 
     @Override
-    public String defaultValue(ArgSpec argSpec) {
+    public @Nullable String defaultValue(ArgSpec argSpec) {
         if (!(argSpec instanceof OptionSpec option)) {
             return null;
         }
@@ -108,7 +109,7 @@ public final class ConfigFileDefaults implements CommandLine.IDefaultValueProvid
     }
 
     /** The value of {@code --config FILE} or {@code --config=FILE} in raw arguments, or null. */
-    public static Path findConfigArgument(String[] args) {
+    public static @Nullable Path findConfigArgument(String[] args) {
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--")) {
                 return null;

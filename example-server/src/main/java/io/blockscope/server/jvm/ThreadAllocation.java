@@ -1,6 +1,7 @@
 package io.blockscope.server.jvm;
 
 import java.lang.management.ManagementFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Bytes allocated on the heap by threads, from HotSpot's per-thread TLAB accounting
@@ -9,11 +10,11 @@ import java.lang.management.ManagementFactory;
  */
 public final class ThreadAllocation {
 
-    private static final com.sun.management.ThreadMXBean THREADS = threadBean();
+    private static final com.sun.management.@Nullable ThreadMXBean THREADS = threadBean();
 
     private ThreadAllocation() {}
 
-    private static com.sun.management.ThreadMXBean threadBean() {
+    private static com.sun.management.@Nullable ThreadMXBean threadBean() {
         if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean bean
                 && bean.isThreadAllocatedMemorySupported()) {
             if (!bean.isThreadAllocatedMemoryEnabled()) {

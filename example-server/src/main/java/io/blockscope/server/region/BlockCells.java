@@ -15,7 +15,7 @@ import java.nio.ByteBuffer;
 /**
  * A cursor over the cells of one data block, for the region's seeks and scans.
  *
- * <p>It does what the store file package's {@code DataBlockScanner} does, with one difference that
+ * <p>It does what the store file tests' reference {@code DataBlockScanner} does, with one difference that
  * matters on the zero-copy path: a seek compares rows in place with {@link KeyCompare} (word reads,
  * no allocation) instead of going through slices of the block's buffer, which allocate when the
  * block is offheap. A seek touches up to a block's worth of cells, so this is the difference

@@ -241,11 +241,6 @@ public final class StoreFileReader implements Closeable {
         return next < trailer.dataSectionEnd() ? next : -1;
     }
 
-    /** A cell scanner over this file that takes its blocks from {@code blocks}. */
-    public StoreFileScanner scanner(BlockSource blocks) {
-        return new StoreFileScanner(this, blocks);
-    }
-
     /**
      * Gets a block from a source and checks its type: a cache keyed wrongly must not hand an index
      * block to a data block reader.

@@ -56,7 +56,7 @@ class CorruptStoreFileTest {
         long second = secondDataBlock();
         flip(second + StoreFileFormat.BLOCK_HEADER_SIZE + 100);
         try (StoreFileReader reader = StoreFileReader.open(path);
-                StoreFileScanner scanner = reader.scanner(reader.uncachedBlocks())) {
+                StoreFileScanner scanner = new StoreFileScanner(reader, reader.uncachedBlocks())) {
             int n = 0;
             CorruptStoreFileException e = null;
             try {
@@ -78,7 +78,10 @@ class CorruptStoreFileTest {
         flip(leaf + StoreFileFormat.BLOCK_HEADER_SIZE + 6);
         try (StoreFileReader reader = StoreFileReader.open(path)) {
             assertCorrupt(() -> reader.dataBlockOffsetFor(row(0), reader.uncachedBlocks()), leaf, "checksum mismatch");
-            assertCorrupt(() -> reader.scanner(reader.uncachedBlocks()).seek(row(0)), leaf, "checksum mismatch");
+            assertCorrupt(
+                    () -> new StoreFileScanner(reader, reader.uncachedBlocks()).seek(row(0)),
+                    leaf,
+                    "checksum mismatch");
         }
     }
 
@@ -216,7 +219,7 @@ class CorruptStoreFileTest {
         try (StoreFileReader reader = StoreFileReader.open(path)) {
             CorruptStoreFileException e = assertCorrupt(
                     () -> {
-                        try (StoreFileScanner s = reader.scanner(reader.uncachedBlocks())) {
+                        try (StoreFileScanner s = new StoreFileScanner(reader, reader.uncachedBlocks())) {
                             while (s.next() != null) {
                                 // read until the damage
                             }

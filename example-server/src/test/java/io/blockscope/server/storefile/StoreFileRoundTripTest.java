@@ -65,7 +65,7 @@ class StoreFileRoundTripTest {
     void fullScanReturnsEveryCellInOrder() throws IOException {
         for (BlockSource source : sources()) {
             List<Cell> read = new ArrayList<>();
-            try (StoreFileScanner scanner = reader.scanner(source)) {
+            try (StoreFileScanner scanner = new StoreFileScanner(reader, source)) {
                 for (Cell c = scanner.next(); c != null; c = scanner.next()) {
                     read.add(c);
                 }
@@ -89,7 +89,7 @@ class StoreFileRoundTripTest {
         int copies = 0;
         int total = 0;
         try (StoreFileScanner scanner =
-                reader.scanner(new TestStoreFiles.SharedDirectSource(reader.uncachedBlocks(), true))) {
+                new StoreFileScanner(reader, new TestStoreFiles.SharedDirectSource(reader.uncachedBlocks(), true))) {
             for (Cell c = scanner.next(); c != null; c = scanner.next()) {
                 total++;
                 copies += c instanceof ArrayCell ? 1 : 0;
@@ -104,7 +104,7 @@ class StoreFileRoundTripTest {
     void seekFindsEveryRowAndTheNextRowAfterAnAbsentOne() throws IOException {
         BlockSource source = new TestStoreFiles.SharedDirectSource(reader.uncachedBlocks(), true);
         List<Integer> rowStarts = rowStarts();
-        try (StoreFileScanner scanner = reader.scanner(source)) {
+        try (StoreFileScanner scanner = new StoreFileScanner(reader, source)) {
             for (int r = 0; r < ROWS; r += 7) {
                 assertTrue(scanner.seek(row(2 * r)));
                 Cell first = scanner.next();
@@ -139,7 +139,7 @@ class StoreFileRoundTripTest {
             }
             wideRows++;
             for (BlockSource source : sources()) {
-                try (StoreFileScanner scanner = reader.scanner(source)) {
+                try (StoreFileScanner scanner = new StoreFileScanner(reader, source)) {
                     assertTrue(scanner.seek(row(2 * r)));
                     for (int i = 0; i < count; i++) {
                         Cell c = scanner.next();
@@ -182,7 +182,7 @@ class StoreFileRoundTripTest {
         assertEquals(1, counting.gets(BlockType.BLOOM));
         assertEquals(1, counting.gets(BlockType.INDEX));
 
-        StoreFileScanner scanner = reader.scanner(counting);
+        StoreFileScanner scanner = new StoreFileScanner(reader, counting);
         scanner.seek(row(100));
         for (int i = 0; i < 200; i++) {
             scanner.next();
@@ -195,7 +195,7 @@ class StoreFileRoundTripTest {
         assertEquals(0, counting.outstandingReferences(), "close is idempotent");
 
         // A seek that lands past the end of its first block gives that block back at once.
-        try (StoreFileScanner s = reader.scanner(counting)) {
+        try (StoreFileScanner s = new StoreFileScanner(reader, counting)) {
             for (int r = 0; r < ROWS; r += 13) {
                 s.seek(row(2 * r));
             }
@@ -234,7 +234,7 @@ class StoreFileRoundTripTest {
         assertEquals(bytes / StoreFileWriter.DEFAULT_DATA_BLOCK_SIZE + 1, info.dataBlockCount(), info.toString());
         assertEquals(1, info.leafIndexBlockCount());
         try (StoreFileReader r = StoreFileReader.open(path);
-                StoreFileScanner s = r.scanner(r.uncachedBlocks())) {
+                StoreFileScanner s = new StoreFileScanner(r, r.uncachedBlocks())) {
             int n = 0;
             for (Cell c = s.next(); c != null; c = s.next()) {
                 assertTrue(Cells.equals(some.get(n++), c));
@@ -249,7 +249,7 @@ class StoreFileRoundTripTest {
         StoreFileInfo info = TestStoreFiles.write(path, List.of(), StoreFileWriter.builder(path));
         assertEquals(0, info.cellCount());
         try (StoreFileReader r = StoreFileReader.open(path);
-                StoreFileScanner s = r.scanner(r.uncachedBlocks())) {
+                StoreFileScanner s = new StoreFileScanner(r, r.uncachedBlocks())) {
             assertNull(s.next());
             assertFalse(s.seek(row(1)));
             assertFalse(r.mightContainRow(row(1), r.uncachedBlocks()));
@@ -260,7 +260,8 @@ class StoreFileRoundTripTest {
     @Test
     void bufferBackedCellsFromOneFileLoadIntoAnother(@TempDir Path tmp) throws IOException {
         Path copy = tmp.resolve("copy.sf");
-        try (StoreFileScanner s = reader.scanner(new TestStoreFiles.SharedDirectSource(reader.uncachedBlocks(), true));
+        try (StoreFileScanner s = new StoreFileScanner(
+                        reader, new TestStoreFiles.SharedDirectSource(reader.uncachedBlocks(), true));
                 StoreFileWriter w = StoreFileWriter.builder(copy).open()) {
             for (Cell c = s.next(); c != null; c = s.next()) {
                 w.append(c);
@@ -268,7 +269,7 @@ class StoreFileRoundTripTest {
             assertEquals(written.cellCount(), w.finish().cellCount());
         }
         try (StoreFileReader r = StoreFileReader.open(copy);
-                StoreFileScanner s = r.scanner(r.uncachedBlocks())) {
+                StoreFileScanner s = new StoreFileScanner(r, r.uncachedBlocks())) {
             for (ArrayCell expected : cells) {
                 assertTrue(Cells.equals(expected, s.next()));
             }
@@ -276,7 +277,7 @@ class StoreFileRoundTripTest {
     }
 
     private static void assertAllCells(BlockSource source, Class<?> kind, String why) throws IOException {
-        try (StoreFileScanner scanner = reader.scanner(source)) {
+        try (StoreFileScanner scanner = new StoreFileScanner(reader, source)) {
             for (Cell c = scanner.next(); c != null; c = scanner.next()) {
                 assertInstanceOf(kind, c, why);
             }

@@ -49,7 +49,7 @@ class StoreFileWriterTest {
             assertEquals(4, w.finish().cellCount());
         }
         try (StoreFileReader r = StoreFileReader.open(path);
-                StoreFileScanner s = r.scanner(r.uncachedBlocks())) {
+                StoreFileScanner s = new StoreFileScanner(r, r.uncachedBlocks())) {
             for (ArrayCell expected :
                     new ArrayCell[] {cell(1, "a", 5), cell(1, "a", 4), cell(1, "b", 1), cell(2, "a", 1)}) {
                 assertTrue(Cells.equals(expected, s.next()));

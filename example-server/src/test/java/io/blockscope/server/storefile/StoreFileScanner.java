@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * Walks the cells of one store file in order, across data blocks, fetching each block from a
- * {@link BlockSource}.
+ * {@link BlockSource}. Test code: the reference reader that store file tests check the format
+ * against; the server's read path is {@code region.FileCursor} over {@code region.BlockCells}.
  *
  * <p>The cells it returns point into their blocks, so it keeps every block it returned a cell from
  * until {@link #close()}: the RPC tier closes the scanner only after the response holding those

@@ -13,7 +13,8 @@ import io.blockscope.server.cell.MalformedCellException;
 import java.util.NoSuchElementException;
 
 /**
- * A cursor over the cells of one data block payload.
+ * A cursor over the cells of one data block payload. Test code: the reference decoder that
+ * {@code region.BlockCells}, the server's own, is checked against.
  *
  * <p>Seeking reads only cell headers and rows in place; the one object per cell is the cell
  * {@link #next()} returns: a {@link io.blockscope.server.cell.BufferedKeyValue} when the block is

@@ -47,10 +47,10 @@ final class NettyEndpoint implements Endpoint {
 
     /** Same as the Jetty connector's idle timeout. */
     private static final long IDLE_TIMEOUT_SECONDS = 30;
-    /** Requests are GETs: a request line and headers; nothing legitimate comes near these limits. */
+    /** Jetty's default request header size (request line and headers): the same requests fit. */
     private static final int MAX_INITIAL_LINE = 8192;
 
-    private static final int MAX_HEADERS = 16384;
+    private static final int MAX_HEADERS = 8192;
     private static final int MAX_CONTENT = 16384;
     private static final long QUIET_PERIOD_MS = 0;
     private static final long SHUTDOWN_TIMEOUT_MS = 2000;

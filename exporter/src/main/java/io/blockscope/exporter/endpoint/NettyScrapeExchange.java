@@ -6,7 +6,6 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.QueryStringDecoder;
 import io.prometheus.metrics.exporter.common.PrometheusHttpExchange;
 import io.prometheus.metrics.exporter.common.PrometheusHttpRequest;
 import io.prometheus.metrics.exporter.common.PrometheusHttpResponse;
@@ -65,7 +64,11 @@ final class NettyScrapeExchange implements PrometheusHttpExchange {
             public String getQueryString() {
                 String uri = request.uri();
                 int q = uri.indexOf('?');
-                return q < 0 ? null : uri.substring(q + 1);
+                if (q < 0) {
+                    return null;
+                }
+                int hash = uri.indexOf('#', q);
+                return hash < 0 ? uri.substring(q + 1) : uri.substring(q + 1, hash);
             }
 
             @Override
@@ -83,7 +86,7 @@ final class NettyScrapeExchange implements PrometheusHttpExchange {
 
             @Override
             public String getRequestPath() {
-                return new QueryStringDecoder(request.uri()).path();
+                return RequestTarget.path(request.uri());
             }
         };
     }

@@ -16,7 +16,8 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.prometheus.metrics.exporter.common.PrometheusScrapeHandler;
 import java.io.IOException;
@@ -44,19 +45,49 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-        if (!request.decoderResult().isSuccess()) {
-            FullHttpResponse bad = plain(HttpResponseStatus.BAD_REQUEST, "Bad request.\n", false);
+        HttpResponseStatus refused = refusal(request);
+        if (refused != null) {
+            // As Jetty does: a request it cannot trust ends its connection.
+            FullHttpResponse bad = plain(refused, refused.reasonPhrase() + "\n", false);
             HttpUtil.setKeepAlive(bad, false);
             ctx.writeAndFlush(bad).addListener(f -> ctx.close());
             return;
         }
-        FullHttpResponse response = answer(request);
+        FullHttpResponse response = answer(request, RequestTarget.path(request.uri()));
         HttpUtil.setKeepAlive(response, HttpUtil.isKeepAlive(request));
         ctx.writeAndFlush(response);
     }
 
-    private FullHttpResponse answer(FullHttpRequest request) {
-        String path = new QueryStringDecoder(request.uri()).path();
+    /**
+     * The status Jetty 12 gives a request it refuses before any handler sees it, or null: a request
+     * too long to read, not HTTP/1.x, an HTTP/1.1 request without exactly one Host, an ambiguous target.
+     */
+    static HttpResponseStatus refusal(FullHttpRequest request) {
+        if (!request.decoderResult().isSuccess()) {
+            Throwable cause = request.decoderResult().cause();
+            if (cause instanceof TooLongHttpHeaderException) {
+                return HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE;
+            }
+            if (cause instanceof TooLongHttpLineException) {
+                return HttpResponseStatus.REQUEST_URI_TOO_LONG;
+            }
+            return HttpResponseStatus.BAD_REQUEST;
+        }
+        HttpVersion version = request.protocolVersion();
+        if (version.majorVersion() != 1) {
+            return HttpResponseStatus.UPGRADE_REQUIRED;
+        }
+        if (version.minorVersion() >= 1
+                && request.headers().getAll(HttpHeaderNames.HOST).size() != 1) {
+            return HttpResponseStatus.BAD_REQUEST;
+        }
+        if (RequestTarget.path(request.uri()) == null) {
+            return HttpResponseStatus.BAD_REQUEST;
+        }
+        return null;
+    }
+
+    private FullHttpResponse answer(FullHttpRequest request, String path) {
         boolean head = HttpMethod.HEAD.equals(request.method());
         if (authorization != null
                 && !Endpoint.HEALTHY.equals(path)

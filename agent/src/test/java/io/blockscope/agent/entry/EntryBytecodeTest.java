@@ -14,17 +14,17 @@ import org.junit.jupiter.api.Test;
 /**
  * The classes a JVM loads first from the agent jar must load on Java 8: class-file version 52, and
  * every class they name in their constant pool is one Java 8 has (or one of their own). No JDK 8
- * runs here, so this is checked on the bytes; the agent jar's copies are checked by JavaVersionsIT.
+ * runs here, so this is checked on the bytes; the agent jar's copies are checked by EntryJarIT.
  */
-class EntryBytecodeTest {
+public class EntryBytecodeTest {
 
-    static final List<String> ENTRY_CLASSES = List.of(
+    public static final List<String> ENTRY_CLASSES = List.of(
             "io/blockscope/agent/entry/AgentEntry",
             "io/blockscope/agent/entry/LauncherEntry",
             "io/blockscope/agent/entry/JavaVersion");
 
     /** What the entry may refer to: all in Java 8's java.base, looked up by hand in the Java 8 API. */
-    static final Set<String> JAVA8_CLASSES = Set.of(
+    public static final Set<String> JAVA8_CLASSES = Set.of(
             "java/lang/Object",
             "java/lang/String",
             "java/lang/StringBuilder",
@@ -68,16 +68,16 @@ class EntryBytecodeTest {
     }
 
     /** Just enough of the class-file format (JVMS 4.1, 4.4) to read the version and the class constants. */
-    static final class ClassFile {
-        final int major;
-        final Set<String> classes;
+    public static final class ClassFile {
+        public final int major;
+        public final Set<String> classes;
 
         private ClassFile(int major, Set<String> classes) {
             this.major = major;
             this.classes = classes;
         }
 
-        static ClassFile read(InputStream bytes) throws IOException {
+        public static ClassFile read(InputStream bytes) throws IOException {
             DataInputStream in = new DataInputStream(bytes);
             if (in.readInt() != 0xCAFEBABE) {
                 throw new IOException("not a class file");

@@ -62,25 +62,8 @@ public final class SiteTable {
         }
 
         @Override
-        public boolean equals(Object o) {
-            if (o == this) {
-                return true;
-            }
-            if (!(o instanceof Row)) {
-                return false;
-            }
-            Row that = (Row) o;
-            return java.util.Objects.equals(site, that.site) && java.util.Objects.equals(values, that.values);
-        }
-
-        @Override
-        public int hashCode() {
-            return java.util.Objects.hash(site, values);
-        }
-
-        @Override
         public String toString() {
-            return "Row[site=" + site + ", values=" + values + "]";
+            return "Row[site=" + site + ", values=" + java.util.Arrays.toString(values) + "]";
         }
     }
 

@@ -77,13 +77,13 @@ final class PageRenderer {
                 break;
             case LEAKING:
                 css = "bad";
-                headline =
-                        "Leaking: " + Format.count(view.recentLeaks) + " block reference(s) leaked in the last minute";
+                headline = "Leaking: " + Format.count(view.recentLeaks)
+                        + " sampled block reference(s) leaked in the last minute";
                 break;
             case COPYING_AND_LEAKING:
                 css = "bad";
                 headline = "Copying " + Format.bytes(view.copyBytesPerSecond) + "/s and leaking "
-                        + Format.count(view.recentLeaks) + " reference(s) in the last minute";
+                        + Format.count(view.recentLeaks) + " sampled reference(s) in the last minute";
                 break;
             default:
                 css = "idle";
@@ -112,7 +112,7 @@ final class PageRenderer {
         }
         html.append(Format.count(view.outstandingTotal())).append(" block references outstanding");
         if (view.leakTotal() > 0) {
-            html.append(", ").append(Format.count(view.leakTotal())).append(" leaked since start");
+            html.append(", ").append(Format.count(view.leakTotal())).append(" sampled leaks since start");
         }
         html.append(".</p></section>");
     }
@@ -156,7 +156,7 @@ final class PageRenderer {
             return;
         }
         html.append(
-                "<table id=\"leak-rows\"><tr><th>acquired at</th><th>reason</th><th>leaked</th><th>first seen</th><th>last seen</th></tr>");
+                "<table id=\"leak-rows\"><tr><th>acquired at</th><th>reason</th><th>leaked (sampled)</th><th>first seen</th><th>last seen</th></tr>");
         for (int i = 0; i < Math.min(MAX_ROWS, view.leaks.size()); i++) {
             ReadPathView.Leak l = view.leaks.get(i);
             html.append("<tr class=\"leak\"><td class=\"name\">")
@@ -186,7 +186,9 @@ final class PageRenderer {
                     .append(Format.count(e.getValue()))
                     .append("</b></span> ");
         }
-        html.append("<span class=\"kv\">mean hold <b>")
+        html.append("<span class=\"kv\">peak <b>")
+                .append(Format.count(peak(view.outstandingSeries)))
+                .append("</b></span><span class=\"kv\">mean hold <b>")
                 .append(Format.seconds(view.holdMeanSeconds))
                 .append("</b></span></p>")
                 .append(Charts.line(
@@ -194,6 +196,14 @@ final class PageRenderer {
                         view.outstandingSeries,
                         4))
                 .append("</section>");
+    }
+
+    private static double peak(List<ReadPathView.Point> points) {
+        double peak = 0;
+        for (ReadPathView.Point p : points) {
+            peak = Math.max(peak, p.value);
+        }
+        return peak;
     }
 
     private static void gc(ReadPathView view, StringBuilder html) {
@@ -218,19 +228,27 @@ final class PageRenderer {
             return;
         }
         html.append("<table><tr><th>size class</th><th>used / slots</th><th></th></tr>");
+        int empty = 0;
         for (Sample.SizeClass c : view.sizeClasses) {
             double slots = c.usedSlots + c.freeSlots;
+            if (slots == 0) {
+                empty++; // a class with no bucket assigned yet: nothing to show
+                continue;
+            }
             String used = Format.count(c.usedSlots) + " / " + Format.count(slots);
-            html.append("<tr><td class=\"num\">")
+            html.append("<tr class=\"size-class\"><td class=\"num\">")
                     .append(Format.bytes(c.slotBytes))
                     .append("</td><td class=\"num\">")
                     .append(used)
                     .append("</td><td>")
-                    .append(Charts.share(
-                            Format.bytes(c.slotBytes) + " slots used: " + used, slots == 0 ? 0 : c.usedSlots / slots))
+                    .append(Charts.share(Format.bytes(c.slotBytes) + " slots used: " + used, c.usedSlots / slots))
                     .append("</td></tr>");
         }
-        html.append("</table></section>");
+        html.append("</table>");
+        if (empty > 0) {
+            html.append("<p class=\"muted\">").append(empty).append(" size classes without slots not shown.</p>");
+        }
+        html.append("</section>");
     }
 
     private static final String STYLE =

@@ -128,7 +128,7 @@ class LivePageTest {
 
         String html = html(page.reply(LivePage.FRAGMENT));
         assertTrue(html.contains("data-verdict=\"leaking\""), html);
-        assertTrue(html.contains("Leaking: 5 block reference(s) leaked in the last minute"), html);
+        assertTrue(html.contains("Leaking: 5 sampled block reference(s) leaked in the last minute"), html);
         Matcher row = Pattern.compile("<tr class=\"leak\">(.*?)</tr>").matcher(html);
         assertTrue(row.find(), html);
         assertEquals(
@@ -145,7 +145,7 @@ class LivePageTest {
         html = html(page.reply(LivePage.FRAGMENT));
         assertTrue(html.contains("data-verdict=\"zero_copy\""), html);
         assertTrue(html.contains("<tr class=\"leak\">"), html);
-        assertTrue(html.contains("5 leaked since start"), html);
+        assertTrue(html.contains("5 sampled leaks since start"), html);
     }
 
     @Test
@@ -186,6 +186,8 @@ class LivePageTest {
         slots.labelValues("5120", "free").set(10);
         slots.labelValues("66560", "used").set(0);
         slots.labelValues("66560", "free").set(8);
+        slots.labelValues("9216", "used").set(0);
+        slots.labelValues("9216", "free").set(0);
         for (int i = 0; i < 5; i++) {
             clock.addAndGet(2_000);
             outstanding.labelValues("l2").set(i * 10);
@@ -200,6 +202,9 @@ class LivePageTest {
         assertTrue(html.contains("5.0 KiB</td><td class=\"num\">30 / 40</td>"), html);
         assertTrue(html.contains("65.0 KiB</td><td class=\"num\">0 / 8</td>"), html);
         assertTrue(html.indexOf("5.0 KiB") < html.indexOf("65.0 KiB"), "size classes in order");
+        assertFalse(html.contains("9.0 KiB"), "a class without slots is left out: " + html);
+        assertTrue(html.contains("1 size classes without slots not shown."), html);
+        assertTrue(html.contains("peak <b>40</b>"), html);
     }
 
     @Test

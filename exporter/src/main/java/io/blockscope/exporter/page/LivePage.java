@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -18,7 +19,8 @@ import java.util.function.LongSupplier;
  *
  * <p>Rates and charts need a history, so the page samples the registry's {@code blockscope_*}
  * series every {@link #SAMPLE_MS} ms on one daemon thread. Sampling starts with the first page
- * request (a JVM whose page nobody opens pays nothing) and stops after {@link #IDLE_MS} without one.
+ * request (a JVM whose page nobody opens pays nothing), which waits a second for a second sample so
+ * that it can show rates, and stops after {@link #IDLE_MS} without a request.
  */
 public final class LivePage {
 
@@ -27,6 +29,9 @@ public final class LivePage {
     public static final String SCRIPT = "/live.js";
 
     static final long SAMPLE_MS = 2_000;
+    /** What the first request waits for its second sample. */
+    static final long FIRST_RATE_MS = 1_000;
+
     static final long IDLE_MS = 10 * 60_000;
     /** Five minutes of samples. */
     static final int HISTORY = 150;
@@ -78,18 +83,28 @@ public final class LivePage {
 
     private final PrometheusRegistry registry;
     private final LongSupplier clock;
+    private final LongConsumer pause;
     private final History history = new History(HISTORY);
     private final Object lifecycle = new Object();
     private ScheduledExecutorService sampler;
     private volatile long lastRequestMillis;
 
     public LivePage(PrometheusRegistry registry) {
-        this(registry, System::currentTimeMillis);
+        this(registry, System::currentTimeMillis, LivePage::sleep);
     }
 
-    LivePage(PrometheusRegistry registry, LongSupplier clock) {
+    LivePage(PrometheusRegistry registry, LongSupplier clock, LongConsumer pause) {
         this.registry = registry;
         this.clock = clock;
+        this.pause = pause;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** True for the paths this page serves. */
@@ -138,8 +153,14 @@ public final class LivePage {
                 return;
             }
             Sample latest = history.latest();
-            if (latest == null || clock.getAsLong() - latest.timeMillis >= SAMPLE_MS) {
-                sample(); // so that the first page already shows the current figures
+            if (latest == null || clock.getAsLong() - latest.timeMillis >= ReadPathView.RATE_WINDOW_MS) {
+                // Two samples a second apart, so that the first page already shows rates, never a
+                // verdict drawn from figures without a rate.
+                sample();
+                pause.accept(FIRST_RATE_MS);
+                sample();
+            } else if (clock.getAsLong() - latest.timeMillis >= SAMPLE_MS) {
+                sample();
             }
             ScheduledExecutorService s = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "blockscope-live-page");

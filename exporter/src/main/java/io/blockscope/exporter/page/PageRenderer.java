@@ -85,6 +85,10 @@ final class PageRenderer {
                 headline = "Copying " + Format.bytes(view.copyBytesPerSecond) + "/s and leaking "
                         + Format.count(view.recentLeaks) + " sampled reference(s) in the last minute";
                 break;
+            case MEASURING:
+                css = "idle";
+                headline = "Measuring: the next refresh shows the verdict";
+                break;
             default:
                 css = "idle";
                 headline = "No block cache reads seen yet";

@@ -20,6 +20,8 @@ final class ReadPathView {
     enum Verdict {
         /** Nothing sampled yet, or no block cache reads seen at all. */
         NO_READS,
+        /** Reads seen, but no two samples to take rates from yet. */
+        MEASURING,
         ZERO_COPY,
         COPYING,
         LEAKING,
@@ -196,6 +198,9 @@ final class ReadPathView {
     private Verdict verdict(Sample latest) {
         if (latest == null || latest.gets == 0) {
             return Verdict.NO_READS;
+        }
+        if (!hasRates) {
+            return Verdict.MEASURING;
         }
         boolean copying = copyBytesPerSecond > 0;
         boolean leaking = recentLeaks > 0;

@@ -67,7 +67,7 @@ class LivePageTest {
                 .labelNames("size_class", "state")
                 .register(registry);
         Counter.builder().name("unrelated_total").register(registry).inc(5);
-        page = new LivePage(registry, clock::get);
+        page = new LivePage(registry, clock::get, clock::addAndGet);
     }
 
     @AfterEach
@@ -208,13 +208,29 @@ class LivePageTest {
     }
 
     @Test
-    void firstRequestSamplesAtOnceAndSaysItIsMeasuring() {
+    void firstRequestTakesTwoSamplesASecondApartSoItAlreadyShowsRates() {
         gets.labelValues("l2", "hit").inc(10);
         String html = html(page.reply(LivePage.PAGE));
         assertTrue(html.startsWith("<!DOCTYPE html>"), html);
-        assertTrue(html.contains("Measuring rates"), html);
-        assertEquals(1, page.history().samples().size());
+        assertEquals(2, page.history().samples().size());
+        assertEquals(
+                1_000,
+                page.history().samples().get(1).timeMillis
+                        - page.history().samples().get(0).timeMillis);
+        assertTrue(html.contains("data-verdict=\"zero_copy\""), html);
         assertFalse(html.contains("http://") || html.contains("https://"), "nothing external: " + html);
+    }
+
+    @Test
+    void withoutTwoSamplesTheVerdictIsMeasuringNotZeroCopy() {
+        gets.labelValues("l2", "hit").inc(10);
+        History history = new History(4);
+        history.add(Sample.of(registry.scrape(), clock.get()));
+        ReadPathView view = ReadPathView.of(history, clock.get());
+        assertEquals(ReadPathView.Verdict.MEASURING, view.verdict);
+        String html = new String(PageRenderer.fragment(view), StandardCharsets.UTF_8);
+        assertTrue(html.contains("Measuring: the next refresh shows the verdict"), html);
+        assertTrue(html.contains("Measuring rates"), html);
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.exporter.Exporter;
 import io.blockscope.exporter.ExporterConfig;
+import io.blockscope.exporter.auth.PasswordHash;
 import io.blockscope.exporter.testing.Http;
 import io.prometheus.metrics.core.metrics.Counter;
 import java.io.File;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,6 +88,29 @@ class LivePageChromiumTest {
                     dom.contains(
                             "com.evil.&lt;img src=x onerror=\"document.body.setAttribute('data-pwned','1')\"&gt;.read:2"),
                     dom);
+        }
+    }
+
+    @Test
+    void behindBasicAuthThePageLoadsAndRefreshesWithTheSameCredentials() throws Exception {
+        String hash = PasswordHash.create(PasswordHash.Algorithm.PBKDF2_SHA256, 20_000, "s3cret".toCharArray())
+                .toString();
+        try (Exporter exporter = Exporter.start(
+                ExporterConfig.parse("127.0.0.1:0", Map.of("auth.user", "prometheus", "auth.password.hash", hash)))) {
+            Counter.builder()
+                    .name("blockscope_block_cache_gets_total")
+                    .labelNames("tier", "result")
+                    .register(exporter.registry())
+                    .labelValues("l2", "hit")
+                    .inc(100);
+            String dom = chromium(
+                    "--virtual-time-budget=5000",
+                    "--dump-dom",
+                    "http://prometheus:s3cret@127.0.0.1:" + exporter.port() + "/");
+            assertTrue(dom.contains("data-verdict=\"zero_copy\""), dom);
+            Matcher refreshes = Pattern.compile("data-refreshes=\"(\\d+)\"").matcher(dom);
+            assertTrue(refreshes.find() && Integer.parseInt(refreshes.group(1)) >= 1, "refreshed\n" + dom);
+            assertFalse(dom.contains("refresh failed"), dom);
         }
     }
 

@@ -1,21 +1,56 @@
 package io.blockscope.exporter.page;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.exporter.Exporter;
 import io.blockscope.exporter.ExporterConfig;
 import io.blockscope.exporter.auth.PasswordHash;
 import io.blockscope.exporter.testing.Http;
+import io.blockscope.exporter.testing.TestCertificates;
+import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The page behind the real endpoint: same auth as /metrics, its own security headers. */
 class LivePageEndpointTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void servedOverTheSameTlsAsMetrics() throws Exception {
+        TestCertificates server = TestCertificates.generate(dir, "server");
+        try (Exporter exporter = Exporter.start(ExporterConfig.parse(
+                "127.0.0.1:0",
+                Map.of(
+                        "tls.keystore",
+                        server.keystore().toString(),
+                        "tls.keystore.password",
+                        TestCertificates.PASSWORD,
+                        "jfr",
+                        "off")))) {
+            HttpClient https = HttpClient.newBuilder()
+                    .sslContext(server.clientContextTrustingMe(null))
+                    .build();
+            HttpResponse<byte[]> page = Http.get(https, URI.create("https://127.0.0.1:" + exporter.port() + "/"));
+            assertEquals(200, page.statusCode());
+            assertTrue(new String(page.body(), StandardCharsets.UTF_8).contains("<main id=\"live\">"));
+            assertThrows(
+                    IOException.class,
+                    () -> Http.get(
+                            HttpClient.newHttpClient(), URI.create("https://127.0.0.1:" + exporter.port() + "/")),
+                    "a client that does not trust the certificate gets no page");
+        }
+    }
 
     @Test
     void pageScriptAndFragmentNeedTheScrapeCredentials() throws Exception {

@@ -3,6 +3,7 @@ package io.blockscope.server.cli;
 import io.blockscope.server.cache.BlockCache;
 import io.blockscope.server.cache.BlockCaches;
 import io.blockscope.server.cache.CacheConfig;
+import io.blockscope.server.demo.DemoControl;
 import io.blockscope.server.region.CacheDescription;
 import io.blockscope.server.region.Region;
 import io.blockscope.server.region.Tables;
@@ -141,6 +142,13 @@ final class ServeCommand implements Callable<Integer> {
                             + "serve.port=8080 applies to serve only). Flags win over the file.")
     Path config;
 
+    @Option(
+            names = "--demo-control",
+            paramLabel = "FILE",
+            description =
+                    "Demo only (bash .ci/demo): a file whose 'leak=on' line starts a reader that leaks block references.")
+    Path demoControl;
+
     @Override
     public Integer call() throws Exception {
         RpcLimits limits =
@@ -176,8 +184,10 @@ final class ServeCommand implements Callable<Integer> {
         BlockCache blockCache = BlockCaches.create(cacheConfig);
         Tables tables = null;
         RpcServer server = null;
+        DemoControl demo = null;
         try {
             tables = Tables.open(dataDirectory, blockCache);
+            demo = DemoControl.start(demoControl, blockCache, tables.regions(), System.err);
             if (warm) {
                 for (Region region : tables.regions()) {
                     region.warm();
@@ -201,6 +211,9 @@ final class ServeCommand implements Callable<Integer> {
             server.join();
             return 0;
         } finally {
+            if (demo != null) {
+                demo.close();
+            }
             if (server != null) {
                 server.close();
             }

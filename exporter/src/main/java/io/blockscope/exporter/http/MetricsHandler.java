@@ -1,6 +1,7 @@
 package io.blockscope.exporter.http;
 
 import io.blockscope.exporter.Log;
+import io.blockscope.exporter.page.LivePage;
 import io.blockscope.exporter.self.SelfMetrics;
 import io.prometheus.metrics.config.PrometheusProperties;
 import io.prometheus.metrics.exporter.common.PrometheusScrapeHandler;
@@ -18,7 +19,7 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Serves {@code /metrics} (text 0.0.4, OpenMetrics or protobuf by the Accept header; gzip when
- * asked), {@code /-/healthy}, and a one-line index at {@code /}. Only GET and HEAD.
+ * asked), {@code /-/healthy}, and the live page at {@code /} ({@link LivePage}). Only GET and HEAD.
  */
 final class MetricsHandler extends Handler.Abstract {
 
@@ -27,12 +28,14 @@ final class MetricsHandler extends Handler.Abstract {
 
     private final PrometheusScrapeHandler scrapes;
     private final SelfMetrics self;
+    private final LivePage page;
 
     MetricsHandler(PrometheusRegistry registry, PrometheusProperties properties, SelfMetrics self) {
         // Scrape writing blocks on the socket, so Jetty must call us on a pool thread.
         super(InvocationType.BLOCKING);
         this.scrapes = new PrometheusScrapeHandler(properties, registry);
         this.self = self;
+        this.page = new LivePage(registry);
     }
 
     @Override
@@ -49,9 +52,10 @@ final class MetricsHandler extends Handler.Abstract {
                 return true;
             case HEALTHY:
                 return plain(response, callback, HttpStatus.OK_200, "Exporter is healthy.\n");
-            case "/":
-                return plain(response, callback, HttpStatus.OK_200, "blockscope exporter: metrics at /metrics\n");
             default:
+                if (LivePage.serves(path)) {
+                    return page(page.reply(path), response, callback);
+                }
                 return plain(response, callback, HttpStatus.NOT_FOUND_404, "Not found: metrics are at /metrics\n");
         }
     }
@@ -79,6 +83,14 @@ final class MetricsHandler extends Handler.Abstract {
             // Usually the scraper hung up mid-response: nothing to tell it, nothing to log loudly.
             callback.failed(failure);
         }
+    }
+
+    private static boolean page(LivePage.Reply reply, Response response, Callback callback) {
+        response.setStatus(reply.status());
+        reply.headers().forEach((name, value) -> response.getHeaders().put(name, value));
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, reply.contentType());
+        response.write(true, ByteBuffer.wrap(reply.body()), callback);
+        return true;
     }
 
     static boolean plain(Response response, Callback callback, int status, String text) {

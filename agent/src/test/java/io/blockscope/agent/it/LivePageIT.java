@@ -1,0 +1,184 @@
+package io.blockscope.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.blockscope.server.load.TableSpec;
+import io.blockscope.server.rpc.RpcClient;
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The live page in a real browser: the example server runs with the built agent, the demo's copying
+ * filter scans and its leaking reader leaks, and headless Chromium (Debian's {@code chromium})
+ * opens the agent's {@code /}. The assertions read the DOM after the page's own script has
+ * refreshed it, i.e. what a person would see: the verdict, the filter's method as the top copy site
+ * with a non-zero rate, the leaking reader's method in the leak table. A screenshot is saved to
+ * {@code target/live-page.png} (the one in docs/images/ comes from here).
+ */
+class LivePageIT {
+
+    private static final String FILTER = "io.blockscope.server.demo.CopyingValueFilter";
+    private static final Pattern COPY_ROW = Pattern.compile(
+            "<tr class=\"site\"><td class=\"name\">([^<]*)</td><td class=\"num rate\" data-bytes-per-second=\"(\\d+)\">");
+    private static final Pattern LEAK_ROW = Pattern.compile(
+            "<tr class=\"leak\"><td class=\"name\">([^<]*)</td><td>([a-z]+)</td><td class=\"num count\">([0-9,]+)</td>");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void chromiumShowsTheCopySiteAndTheLeak() throws Exception {
+        String chromium = chromium();
+        Path control = dir.resolve("demo-control");
+        try (ChildJvm server = ChildJvm.builder(ChildJvm.java17())
+                .agent("127.0.0.1:0,leak.sample=1,leak.age=2s,copy.sample=16")
+                .jvmOption("-XX:MaxDirectMemorySize=256m")
+                .classPath(ServerRpcIT.serverJar() + File.pathSeparator + ChildJvm.classPath())
+                .start(
+                        "io.blockscope.server.cli.Main",
+                        "serve",
+                        "--rows",
+                        "3000",
+                        "--port",
+                        "0",
+                        "--value-size",
+                        "1000",
+                        "--l2-size",
+                        "64m",
+                        "--l1-size",
+                        "16m",
+                        "--demo-control",
+                        control.toString())) {
+            String url = server.awaitOut(Pattern.compile("blockscope-example-server listening on (http://\\S+)"));
+            int agentPort =
+                    Integer.parseInt(server.awaitErr(Pattern.compile("metrics at http://[^:]+:(\\d+)/metrics")));
+            String page = "http://127.0.0.1:" + agentPort + "/";
+
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread load = new Thread(() -> scanWithTheCopyingFilter(url, stop, failure), "copying-scans");
+            load.start();
+            try {
+                Files.writeString(control, "leak=on\nleak.one-in=5\nleak.blocks-per-second=100\n");
+                // Someone opened the page: it samples from now on, every 2 s.
+                assertEquals(200, get(page));
+                server.awaitErr(Pattern.compile("\\[demo\\] leaking reader on"));
+                Thread.sleep(7_000);
+
+                String dom = run(chromium, "--virtual-time-budget=5000", "--dump-dom", page);
+                assertTrue(failure.get() == null, "the copying scans failed: " + failure.get());
+                Matcher refreshes = Pattern.compile("data-refreshes=\"(\\d+)\"").matcher(dom);
+                assertTrue(
+                        refreshes.find() && Integer.parseInt(refreshes.group(1)) >= 1,
+                        "the page's script refreshed it at least once\n" + dom);
+                assertTrue(dom.contains("data-verdict=\"copying_and_leaking\""), dom);
+
+                Matcher copy = COPY_ROW.matcher(dom);
+                assertTrue(copy.find(), "a copy site row\n" + dom);
+                assertTrue(copy.group(1).startsWith(FILTER + ".filterCell:"), "the top copy site: " + copy.group(1));
+                assertTrue(Long.parseLong(copy.group(2)) > 0, "a non-zero copy rate: " + copy.group(0));
+
+                Matcher leak = LEAK_ROW.matcher(dom);
+                assertTrue(leak.find(), "a leak row\n" + dom);
+                assertTrue(
+                        leak.group(1).startsWith("io.blockscope.server.demo.LeakingReader.checkOut:"),
+                        "the acquiring site: " + leak.group(1));
+                assertTrue(Long.parseLong(leak.group(3).replace(",", "")) > 0, leak.group(0));
+
+                Path png = Path.of("target", "live-page.png").toAbsolutePath();
+                Files.deleteIfExists(png);
+                run(chromium, "--window-size=1280,760", "--virtual-time-budget=3000", "--screenshot=" + png, page);
+                byte[] image = Files.readAllBytes(png);
+                assertTrue(image.length > 20_000, "a screenshot with content: " + image.length + " bytes");
+                assertEquals((byte) 0x89, image[0]);
+                assertEquals('P', image[1]);
+            } finally {
+                stop.set(true);
+                load.join(30_000);
+            }
+        }
+    }
+
+    /** Scans over RPC with the copying filter until told to stop. */
+    private static void scanWithTheCopyingFilter(String url, AtomicBoolean stop, AtomicReference<Throwable> failure) {
+        try {
+            RpcClient client = new RpcClient(URI.create(url), Duration.ofSeconds(30));
+            while (!stop.get()) {
+                client.scanAll(
+                        "TestTable",
+                        RpcClient.Scan.range(TableSpec.rowKey(0), TableSpec.rowKey(3000))
+                                .withFilter("class:" + FILTER));
+            }
+        } catch (Throwable t) {
+            failure.set(t);
+        }
+    }
+
+    private static int get(String url) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode();
+    }
+
+    /** Runs headless Chromium with its own profile directory; returns its stdout. */
+    private String run(String chromium, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                chromium,
+                "--headless",
+                "--no-sandbox", // the tests may run as root, where Chromium's sandbox cannot start
+                "--disable-gpu",
+                "--hide-scrollbars",
+                "--no-first-run",
+                "--user-data-dir=" + dir.resolve("chromium-profile")));
+        command.addAll(List.of(args));
+        Path out = dir.resolve("chromium.out");
+        Path err = dir.resolve("chromium.err");
+        Process p = new ProcessBuilder(command)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("chromium did not finish in 60 s: " + command);
+        }
+        String stdout = Files.readString(out, StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), "chromium failed: " + command + "\n" + Files.readString(err));
+        return stdout;
+    }
+
+    /** Debian's chromium (installed by .ci/test), or -Dblockscope.chromium=PATH. */
+    private static String chromium() {
+        String configured = System.getProperty("blockscope.chromium");
+        if (configured != null) {
+            return configured;
+        }
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            for (String name : new String[] {"chromium", "chromium-browser"}) {
+                Path candidate = Path.of(dir, name);
+                if (Files.isExecutable(candidate)) {
+                    return candidate.toString();
+                }
+            }
+        }
+        throw new IllegalStateException("headless Chromium not found on PATH: install Debian's chromium"
+                + " (apt-get install chromium; bash .ci/test does) or pass -Dblockscope.chromium=PATH");
+    }
+}

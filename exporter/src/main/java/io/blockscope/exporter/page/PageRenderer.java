@@ -1,0 +1,273 @@
+package io.blockscope.exporter.page;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The page's HTML: the whole document, and the live part alone that the page's script fetches to
+ * refresh itself. Every value that came from the host (sites, tiers, reasons) goes through
+ * {@link Html#escape}; everything else is numbers and fixed text.
+ */
+final class PageRenderer {
+
+    private static final DateTimeFormatter CLOCK =
+            DateTimeFormatter.ofPattern("HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
+    private static final int MAX_ROWS = 20;
+
+    private PageRenderer() {}
+
+    static byte[] page(ReadPathView view, String scriptPath, String fragmentPath) {
+        StringBuilder html = new StringBuilder(16384);
+        html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
+                .append("<title>blockscope: read path</title><style>")
+                .append(STYLE)
+                .append("</style></head><body data-refreshes=\"0\" data-fragment=\"")
+                .append(Html.escape(fragmentPath))
+                .append("\"><header><b>blockscope</b> read path of this JVM")
+                .append("<span id=\"status\" class=\"muted\"></span>")
+                .append("<a class=\"right\" href=\"metrics\">/metrics</a></header><main id=\"live\">");
+        fragment(view, html);
+        html.append("</main><footer class=\"muted\">Refreshes every 2 s. Read-only; figures from this JVM's agent, ")
+                .append("the same series Prometheus scrapes at /metrics. Copy sites and leaks are sampled ")
+                .append("(agent options copy.sample and leak.sample).</footer><script src=\"")
+                .append(Html.escape(scriptPath))
+                .append("\"></script></body></html>\n");
+        return html.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    static byte[] fragment(ReadPathView view) {
+        StringBuilder html = new StringBuilder(8192);
+        fragment(view, html);
+        return html.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void fragment(ReadPathView view, StringBuilder html) {
+        verdict(view, html);
+        html.append("<div class=\"grid\">");
+        copySites(view, html);
+        leaks(view, html);
+        references(view, html);
+        gc(view, html);
+        buckets(view, html);
+        html.append("</div><p class=\"muted\" id=\"updated\">Updated ")
+                .append(CLOCK.format(Instant.ofEpochMilli(view.nowMillis)))
+                .append("; rates over the last ")
+                .append(view.hasRates ? Format.duration(Math.round(view.rateWindowSeconds * 1000)) : "(measuring)")
+                .append(", history ")
+                .append(Format.duration(view.historyMillis))
+                .append(".</p>");
+    }
+
+    private static void verdict(ReadPathView view, StringBuilder html) {
+        String css;
+        String headline;
+        switch (view.verdict) {
+            case ZERO_COPY:
+                css = "ok";
+                headline = "Zero-copy: no cell data copied onto the heap";
+                break;
+            case COPYING:
+                css = "warn";
+                headline = "Copying: " + Format.bytes(view.copyBytesPerSecond) + "/s onto the heap";
+                break;
+            case LEAKING:
+                css = "bad";
+                headline = "Leaking: " + Format.count(view.recentLeaks)
+                        + " sampled block reference(s) leaked in the last minute";
+                break;
+            case COPYING_AND_LEAKING:
+                css = "bad";
+                headline = "Copying " + Format.bytes(view.copyBytesPerSecond) + "/s and leaking "
+                        + Format.count(view.recentLeaks) + " sampled reference(s) in the last minute";
+                break;
+            case MEASURING:
+                css = "idle";
+                headline = "Measuring: the next refresh shows the verdict";
+                break;
+            default:
+                css = "idle";
+                headline = "No block cache reads seen yet";
+                break;
+        }
+        html.append("<section id=\"verdict\" class=\"verdict ")
+                .append(css)
+                .append("\" data-verdict=\"")
+                .append(view.verdict.name().toLowerCase(java.util.Locale.ROOT))
+                .append("\"><h1>")
+                .append(Html.escape(headline))
+                .append("</h1><p>");
+        if (view.readPathMode != null) {
+            html.append("Read path mode <b>")
+                    .append(Html.escape(view.readPathMode))
+                    .append("</b>. ");
+        }
+        if (view.hasRates) {
+            html.append(Format.count(view.getsPerSecond))
+                    .append(" block cache gets/s, ")
+                    .append(Format.bytes(view.copyBytesPerSecond))
+                    .append("/s copied onto the heap. ");
+        } else {
+            html.append("Measuring rates: the next refresh shows them. ");
+        }
+        html.append(Format.count(view.outstandingTotal())).append(" block references outstanding");
+        if (view.leakTotal() > 0) {
+            html.append(", ").append(Format.count(view.leakTotal())).append(" sampled leaks since start");
+        }
+        html.append(".</p></section>");
+    }
+
+    private static void copySites(ReadPathView view, StringBuilder html) {
+        html.append("<section id=\"copy\"><h2>Top copy sites</h2>");
+        List<ReadPathView.Site> sites = view.copySites;
+        if (sites.isEmpty()) {
+            html.append("<p class=\"muted\">")
+                    .append(
+                            view.hasRates
+                                    ? "No copies onto the heap in the last "
+                                            + Format.duration(Math.round(view.rateWindowSeconds * 1000)) + "."
+                                    : "Measuring.")
+                    .append("</p></section>");
+            return;
+        }
+        double top = sites.get(0).bytesPerSecond;
+        html.append("<table id=\"copy-sites\"><tr><th>call site (sampled)</th><th>bytes/s</th><th></th></tr>");
+        for (int i = 0; i < Math.min(MAX_ROWS, sites.size()); i++) {
+            ReadPathView.Site s = sites.get(i);
+            String rate = Format.bytes(s.bytesPerSecond) + "/s";
+            html.append("<tr class=\"site\"><td class=\"name\">")
+                    .append(Html.escape(s.name))
+                    .append("</td><td class=\"num rate\" data-bytes-per-second=\"")
+                    .append(Math.round(s.bytesPerSecond))
+                    .append("\">")
+                    .append(rate)
+                    .append("</td><td>")
+                    .append(Charts.share(s.name + ": " + rate, s.bytesPerSecond / top))
+                    .append("</td></tr>");
+        }
+        html.append("</table></section>");
+    }
+
+    private static void leaks(ReadPathView view, StringBuilder html) {
+        html.append("<section id=\"leaks\"><h2>Leaked references</h2>");
+        if (view.leaks.isEmpty()) {
+            html.append(
+                    "<p class=\"muted\">None detected (sampled checkouts that were garbage collected or held past leak.age).</p></section>");
+            return;
+        }
+        html.append(
+                "<table id=\"leak-rows\"><tr><th>acquired at</th><th>reason</th><th>leaked (sampled)</th><th>first seen</th><th>last seen</th></tr>");
+        for (int i = 0; i < Math.min(MAX_ROWS, view.leaks.size()); i++) {
+            ReadPathView.Leak l = view.leaks.get(i);
+            html.append("<tr class=\"leak\"><td class=\"name\">")
+                    .append(Html.escape(l.site))
+                    .append("</td><td>")
+                    .append(Html.escape(l.reason))
+                    .append("</td><td class=\"num count\">")
+                    .append(Format.count(l.count))
+                    .append("</td><td class=\"num\">")
+                    .append(Format.duration(view.nowMillis - l.firstSeenMillis))
+                    .append(" ago</td><td class=\"num\">")
+                    .append(Format.duration(view.nowMillis - l.lastSeenMillis))
+                    .append(" ago</td></tr>");
+        }
+        html.append("</table></section>");
+    }
+
+    private static void references(ReadPathView view, StringBuilder html) {
+        html.append("<section id=\"refs\"><h2>Outstanding references</h2><p>");
+        if (view.outstanding.isEmpty()) {
+            html.append("<span class=\"muted\">No tiers reported.</span>");
+        }
+        for (Map.Entry<String, Double> e : view.outstanding.entrySet()) {
+            html.append("<span class=\"kv\">")
+                    .append(Html.escape(e.getKey()))
+                    .append(" <b>")
+                    .append(Format.count(e.getValue()))
+                    .append("</b></span> ");
+        }
+        html.append("<span class=\"kv\">peak <b>")
+                .append(Format.count(peak(view.outstandingSeries)))
+                .append("</b></span><span class=\"kv\">mean hold <b>")
+                .append(Format.seconds(view.holdMeanSeconds))
+                .append("</b></span></p>")
+                .append(Charts.line(
+                        "outstanding block references over the last " + Format.duration(view.historyMillis),
+                        view.outstandingSeries,
+                        4))
+                .append("</section>");
+    }
+
+    private static double peak(List<ReadPathView.Point> points) {
+        double peak = 0;
+        for (ReadPathView.Point p : points) {
+            peak = Math.max(peak, p.value);
+        }
+        return peak;
+    }
+
+    private static void gc(ReadPathView view, StringBuilder html) {
+        html.append("<section id=\"gc\"><h2>GC pauses</h2><p><span class=\"kv\">paused <b>")
+                .append(Format.seconds(view.gcPauseSecondsInHistory))
+                .append("</b> in ")
+                .append(Format.count(view.gcPausesInHistory))
+                .append(" pauses over the last ")
+                .append(Format.duration(view.historyMillis))
+                .append("</span></p>")
+                .append(Charts.bars(
+                        "seconds paused per interval over the last " + Format.duration(view.historyMillis),
+                        view.gcPauseSeries,
+                        0.01))
+                .append("</section>");
+    }
+
+    private static void buckets(ReadPathView view, StringBuilder html) {
+        html.append("<section id=\"buckets\"><h2>Bucket occupancy</h2>");
+        if (view.sizeClasses.isEmpty()) {
+            html.append("<p class=\"muted\">No bucket cache seen.</p></section>");
+            return;
+        }
+        html.append("<table><tr><th>size class</th><th>used / slots</th><th></th></tr>");
+        int empty = 0;
+        for (Sample.SizeClass c : view.sizeClasses) {
+            double slots = c.usedSlots + c.freeSlots;
+            if (slots == 0) {
+                empty++; // a class with no bucket assigned yet: nothing to show
+                continue;
+            }
+            String used = Format.count(c.usedSlots) + " / " + Format.count(slots);
+            html.append("<tr class=\"size-class\"><td class=\"num\">")
+                    .append(Format.bytes(c.slotBytes))
+                    .append("</td><td class=\"num\">")
+                    .append(used)
+                    .append("</td><td>")
+                    .append(Charts.share(Format.bytes(c.slotBytes) + " slots used: " + used, c.usedSlots / slots))
+                    .append("</td></tr>");
+        }
+        html.append("</table>");
+        if (empty > 0) {
+            html.append("<p class=\"muted\">").append(empty).append(" size classes without slots not shown.</p>");
+        }
+        html.append("</section>");
+    }
+
+    private static final String STYLE =
+            "body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#1d232a;background:#f6f7f9}"
+                    + "header,footer{padding:8px 16px}header{background:#1d232a;color:#fff}header a{color:#9cf}"
+                    + ".right{float:right}#status{margin-left:1em}main{padding:0 16px}"
+                    + ".verdict{margin:12px 0;padding:8px 16px;border-radius:6px;border-left:8px solid}"
+                    + ".verdict h1{font-size:20px;margin:4px 0}.verdict p{margin:4px 0}"
+                    + ".ok{background:#e6f4ea;border-color:#1e8e3e}.warn{background:#fef7e0;border-color:#f29900}"
+                    + ".bad{background:#fce8e6;border-color:#d93025}.idle{background:#eceff1;border-color:#80868b}"
+                    + ".grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:12px}"
+                    + "section{background:#fff;border-radius:6px;padding:4px 12px 10px}h2{font-size:15px;margin:8px 0}"
+                    + "table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:2px 6px;border-bottom:1px solid #eee}"
+                    + ".num{text-align:right;white-space:nowrap}.name{font-family:ui-monospace,monospace;word-break:break-all}"
+                    + ".muted{color:#5f6368}.kv{margin-right:1em}"
+                    + "svg .line{fill:none;stroke:#1a73e8;stroke-width:1.5}svg .bar{fill:#d93025}svg .axis{stroke:#ccc}"
+                    + "svg .track{fill:#eee}svg .fill{fill:#f29900}.chart{width:100%;max-width:560px}";
+}

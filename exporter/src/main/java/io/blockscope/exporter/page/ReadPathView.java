@@ -1,0 +1,231 @@
+package io.blockscope.exporter.page;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the page shows, derived from the history: the verdict, rates over the last
+ * {@link #RATE_WINDOW_MS}, the leak table and the series behind the charts. Plain values, so the
+ * renderer has no arithmetic and tests can check the figures.
+ */
+final class ReadPathView {
+
+    /** Rates are taken over about this long: short enough to see a change within seconds. */
+    static final long RATE_WINDOW_MS = 10_000;
+    /** Leaks newer than this make the verdict "leaking"; older ones "leaked earlier". */
+    static final long LEAK_WINDOW_MS = 60_000;
+
+    enum Verdict {
+        /** Nothing sampled yet, or no block cache reads seen at all. */
+        NO_READS,
+        /** Reads seen, but no two samples to take rates from yet. */
+        MEASURING,
+        ZERO_COPY,
+        COPYING,
+        LEAKING,
+        COPYING_AND_LEAKING
+    }
+
+    static final class Site {
+        final String name;
+        final double bytesPerSecond;
+
+        Site(String name, double bytesPerSecond) {
+            this.name = name;
+            this.bytesPerSecond = bytesPerSecond;
+        }
+    }
+
+    static final class Leak {
+        final String site;
+        final String reason;
+        final double count;
+        final long firstSeenMillis;
+        final long lastSeenMillis;
+
+        Leak(String site, String reason, double count, long firstSeenMillis, long lastSeenMillis) {
+            this.site = site;
+            this.reason = reason;
+            this.count = count;
+            this.firstSeenMillis = firstSeenMillis;
+            this.lastSeenMillis = lastSeenMillis;
+        }
+    }
+
+    /** One point of a chart: time and value. */
+    static final class Point {
+        final long timeMillis;
+        final double value;
+
+        Point(long timeMillis, double value) {
+            this.timeMillis = timeMillis;
+            this.value = value;
+        }
+    }
+
+    final long nowMillis;
+    final Verdict verdict;
+    /** False until two samples far enough apart exist: rates are unknown (shown as "measuring"). */
+    final boolean hasRates;
+
+    final double rateWindowSeconds;
+    final double copyBytesPerSecond;
+    final double getsPerSecond;
+    final List<Site> copySites;
+    final List<Leak> leaks;
+    final double recentLeaks;
+    final Map<String, Double> outstanding;
+    final List<Point> outstandingSeries;
+    /** Mean hold time of sampled checkouts over the rate window, NaN when none returned. */
+    final double holdMeanSeconds;
+
+    final List<Sample.SizeClass> sizeClasses;
+    /** Seconds paused per sample interval, over the whole history. */
+    final List<Point> gcPauseSeries;
+
+    final double gcPauseSecondsInHistory;
+    final double gcPausesInHistory;
+    final long historyMillis;
+    final String readPathMode;
+
+    private ReadPathView(History history, long nowMillis) {
+        this.nowMillis = nowMillis;
+        List<Sample> samples = history.samples();
+        Sample latest = samples.isEmpty() ? null : samples.get(samples.size() - 1);
+        Sample base = rateBase(samples, latest);
+        this.hasRates = base != null;
+        this.rateWindowSeconds = base == null ? 0 : (latest.timeMillis - base.timeMillis) / 1000.0;
+        this.copyBytesPerSecond = base == null ? 0 : rate(base.copyBytes(), latest.copyBytes());
+        this.getsPerSecond = base == null ? 0 : rate(base.gets, latest.gets);
+        this.copySites = base == null ? Collections.<Site>emptyList() : copySites(base, latest);
+        this.leaks = leaks(latest, history.leakSeen());
+        this.recentLeaks = recentLeaks(samples, latest);
+        this.outstanding = latest == null ? Collections.<String, Double>emptyMap() : latest.outstanding;
+        List<Point> refs = new ArrayList<>();
+        List<Point> gc = new ArrayList<>();
+        for (int i = 0; i < samples.size(); i++) {
+            Sample s = samples.get(i);
+            refs.add(new Point(s.timeMillis, s.outstandingTotal()));
+            if (i > 0) {
+                gc.add(new Point(s.timeMillis, Math.max(0, s.gcPauseSeconds - samples.get(i - 1).gcPauseSeconds)));
+            }
+        }
+        this.outstandingSeries = refs;
+        this.gcPauseSeries = gc;
+        Sample first = samples.isEmpty() ? null : samples.get(0);
+        this.gcPauseSecondsInHistory = first == null ? 0 : latest.gcPauseSeconds - first.gcPauseSeconds;
+        this.gcPausesInHistory = first == null ? 0 : latest.gcPauses - first.gcPauses;
+        this.historyMillis = first == null ? 0 : latest.timeMillis - first.timeMillis;
+        double holds = base == null ? 0 : latest.holdCount - base.holdCount;
+        this.holdMeanSeconds = holds > 0 ? (latest.holdSeconds - base.holdSeconds) / holds : Double.NaN;
+        this.sizeClasses = latest == null
+                ? Collections.<Sample.SizeClass>emptyList()
+                : new ArrayList<>(latest.sizeClasses.values());
+        this.readPathMode = latest == null ? null : latest.readPathMode;
+        this.verdict = verdict(latest);
+    }
+
+    static ReadPathView of(History history, long nowMillis) {
+        return new ReadPathView(history, nowMillis);
+    }
+
+    private double rate(double before, double after) {
+        return rateWindowSeconds <= 0 ? 0 : Math.max(0, after - before) / rateWindowSeconds;
+    }
+
+    /** The newest sample at least RATE_WINDOW_MS older than the latest, else the oldest one. */
+    private static Sample rateBase(List<Sample> samples, Sample latest) {
+        Sample base = null;
+        for (Sample s : samples) {
+            if (s == latest) {
+                break;
+            }
+            if (base == null || latest.timeMillis - s.timeMillis >= RATE_WINDOW_MS) {
+                base = s;
+            }
+        }
+        // Under a second apart, a rate is mostly noise.
+        return base != null && latest.timeMillis - base.timeMillis >= 1000 ? base : null;
+    }
+
+    private List<Site> copySites(Sample base, Sample latest) {
+        List<Site> sites = new ArrayList<>();
+        for (Map.Entry<String, Double> e : latest.copySiteBytes.entrySet()) {
+            double perSecond = rate(base.copySiteBytes.getOrDefault(e.getKey(), 0.0), e.getValue());
+            if (perSecond > 0) {
+                sites.add(new Site(e.getKey(), perSecond));
+            }
+        }
+        sites.sort((a, b) -> Double.compare(b.bytesPerSecond, a.bytesPerSecond));
+        return sites;
+    }
+
+    private static List<Leak> leaks(Sample latest, Map<Sample.LeakKey, History.Seen> seen) {
+        List<Leak> leaks = new ArrayList<>();
+        if (latest == null) {
+            return leaks;
+        }
+        for (Map.Entry<Sample.LeakKey, Double> e : latest.leaks.entrySet()) {
+            if (e.getValue() <= 0) {
+                continue;
+            }
+            History.Seen s = seen.get(e.getKey());
+            long first = s == null ? latest.timeMillis : s.first;
+            long last = s == null ? latest.timeMillis : s.last;
+            leaks.add(new Leak(e.getKey().site, e.getKey().reason, e.getValue(), first, last));
+        }
+        leaks.sort((a, b) -> Long.compare(b.lastSeenMillis, a.lastSeenMillis));
+        return leaks;
+    }
+
+    /** Leaks counted in the last LEAK_WINDOW_MS of history. */
+    private static double recentLeaks(List<Sample> samples, Sample latest) {
+        if (latest == null) {
+            return 0;
+        }
+        for (Sample s : samples) {
+            if (latest.timeMillis - s.timeMillis <= LEAK_WINDOW_MS) {
+                // The first sample in the window; a leak already counted in the very first sample
+                // of the history happened at an unknown time and does not count as recent.
+                return Math.max(0, latest.leakCount() - s.leakCount());
+            }
+        }
+        return 0;
+    }
+
+    private Verdict verdict(Sample latest) {
+        if (latest == null || latest.gets == 0) {
+            return Verdict.NO_READS;
+        }
+        if (!hasRates) {
+            return Verdict.MEASURING;
+        }
+        boolean copying = copyBytesPerSecond > 0;
+        boolean leaking = recentLeaks > 0;
+        if (copying && leaking) {
+            return Verdict.COPYING_AND_LEAKING;
+        }
+        if (leaking) {
+            return Verdict.LEAKING;
+        }
+        return copying ? Verdict.COPYING : Verdict.ZERO_COPY;
+    }
+
+    double leakTotal() {
+        double sum = 0;
+        for (Leak l : leaks) {
+            sum += l.count;
+        }
+        return sum;
+    }
+
+    double outstandingTotal() {
+        double sum = 0;
+        for (double v : outstanding.values()) {
+            sum += v;
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,237 @@
+package io.blockscope.exporter.page;
+
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.DataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.DistributionDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The read-path series of one moment, taken from the registry: what the page needs and nothing
+ * else. Counters are cumulative; rates come from two samples ({@link ReadPathView}).
+ */
+final class Sample {
+
+    /** One bucket cache size class: slots used and free. */
+    static final class SizeClass {
+        final long slotBytes;
+        final double usedSlots;
+        final double freeSlots;
+
+        SizeClass(long slotBytes, double usedSlots, double freeSlots) {
+            this.slotBytes = slotBytes;
+            this.usedSlots = usedSlots;
+            this.freeSlots = freeSlots;
+        }
+    }
+
+    final long timeMillis;
+    /** Sampled copy bytes per call site (scaled by the sampling rate, as exported). */
+    final Map<String, Double> copySiteBytes;
+    /** Copy bytes per component (row, family, qualifier, value, tags, block): exact counts. */
+    final Map<String, Double> copyComponentBytes;
+    /** Leaked references per "site" and "reason". */
+    final Map<LeakKey, Double> leaks;
+
+    final Map<String, Double> outstanding;
+    final double gets;
+    final double holdCount;
+    final double holdSeconds;
+    final double gcPauses;
+    final double gcPauseSeconds;
+    final Map<Long, SizeClass> sizeClasses;
+    /** {@code copy}, {@code zero-copy}, or null when the agent does not know. */
+    final String readPathMode;
+
+    private Sample(Builder b) {
+        this.timeMillis = b.timeMillis;
+        this.copySiteBytes = Collections.unmodifiableMap(b.copySiteBytes);
+        this.copyComponentBytes = Collections.unmodifiableMap(b.copyComponentBytes);
+        this.leaks = Collections.unmodifiableMap(b.leaks);
+        this.outstanding = Collections.unmodifiableMap(b.outstanding);
+        this.gets = b.gets;
+        this.holdCount = b.holdCount;
+        this.holdSeconds = b.holdSeconds;
+        this.gcPauses = b.gcPauses;
+        this.gcPauseSeconds = b.gcPauseSeconds;
+        Map<Long, SizeClass> classes = new TreeMap<>();
+        for (Map.Entry<Long, double[]> e : b.slots.entrySet()) {
+            classes.put(e.getKey(), new SizeClass(e.getKey(), e.getValue()[0], e.getValue()[1]));
+        }
+        this.sizeClasses = Collections.unmodifiableMap(classes);
+        this.readPathMode = b.readPathMode;
+    }
+
+    double copyBytes() {
+        double sum = 0;
+        for (double v : copyComponentBytes.values()) {
+            sum += v;
+        }
+        return sum;
+    }
+
+    double leakCount() {
+        double sum = 0;
+        for (double v : leaks.values()) {
+            sum += v;
+        }
+        return sum;
+    }
+
+    double outstandingTotal() {
+        double sum = 0;
+        for (double v : outstanding.values()) {
+            sum += v;
+        }
+        return sum;
+    }
+
+    /** The series of {@code snapshots} that the page reads; everything else is ignored. */
+    static Sample of(MetricSnapshots snapshots, long timeMillis) {
+        Builder b = new Builder(timeMillis);
+        for (MetricSnapshot metric : snapshots) {
+            String name = baseName(metric.getMetadata().getPrometheusName());
+            for (DataPointSnapshot point : metric.getDataPoints()) {
+                b.add(name, point);
+            }
+        }
+        return new Sample(b);
+    }
+
+    /** Counters are named without {@code _total} in client_java 1.x; accept either spelling. */
+    private static String baseName(String name) {
+        return name.endsWith("_total") ? name.substring(0, name.length() - "_total".length()) : name;
+    }
+
+    /** Identity of a leak series. */
+    static final class LeakKey implements Comparable<LeakKey> {
+        final String site;
+        final String reason;
+
+        LeakKey(String site, String reason) {
+            this.site = site == null ? "" : site;
+            this.reason = reason == null ? "" : reason;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof LeakKey)) {
+                return false;
+            }
+            LeakKey other = (LeakKey) o;
+            return site.equals(other.site) && reason.equals(other.reason);
+        }
+
+        @Override
+        public int hashCode() {
+            return site.hashCode() * 31 + reason.hashCode();
+        }
+
+        @Override
+        public int compareTo(LeakKey o) {
+            int bySite = site.compareTo(o.site);
+            return bySite != 0 ? bySite : reason.compareTo(o.reason);
+        }
+    }
+
+    private static final class Builder {
+        final long timeMillis;
+        final Map<String, Double> copySiteBytes = new TreeMap<>();
+        final Map<String, Double> copyComponentBytes = new TreeMap<>();
+        final Map<LeakKey, Double> leaks = new TreeMap<>();
+        final Map<String, Double> outstanding = new TreeMap<>();
+        final Map<Long, double[]> slots = new TreeMap<>();
+        double gets;
+        double holdCount;
+        double holdSeconds;
+        double gcPauses;
+        double gcPauseSeconds;
+        String readPathMode;
+
+        Builder(long timeMillis) {
+            this.timeMillis = timeMillis;
+        }
+
+        void add(String name, DataPointSnapshot point) {
+            Labels labels = point.getLabels();
+            switch (name) {
+                case "blockscope_copy_site_bytes":
+                    copySiteBytes.merge(label(labels, "site"), value(point), Double::sum);
+                    break;
+                case "blockscope_copy_to_heap_bytes":
+                    copyComponentBytes.merge(label(labels, "component"), value(point), Double::sum);
+                    break;
+                case "blockscope_block_leaks":
+                    leaks.merge(new LeakKey(label(labels, "site"), label(labels, "reason")), value(point), Double::sum);
+                    break;
+                case "blockscope_block_refs_outstanding":
+                    outstanding.merge(label(labels, "tier"), value(point), Double::sum);
+                    break;
+                case "blockscope_block_cache_gets":
+                    gets += value(point);
+                    break;
+                case "blockscope_block_hold_seconds":
+                    if (point instanceof DistributionDataPointSnapshot) {
+                        holdCount += ((DistributionDataPointSnapshot) point).getCount();
+                        holdSeconds += sum((DistributionDataPointSnapshot) point);
+                    }
+                    break;
+                case "blockscope_gc_pause_seconds":
+                    if (point instanceof DistributionDataPointSnapshot) {
+                        gcPauses += ((DistributionDataPointSnapshot) point).getCount();
+                        gcPauseSeconds += sum((DistributionDataPointSnapshot) point);
+                    }
+                    break;
+                case "blockscope_bucket_slots":
+                    addSlots(labels, value(point));
+                    break;
+                case "blockscope_read_path_mode":
+                    if (value(point) == 1) {
+                        readPathMode = label(labels, "mode");
+                    }
+                    break;
+                default:
+                    break;
+            }
+        }
+
+        private void addSlots(Labels labels, double value) {
+            long slotBytes;
+            try {
+                slotBytes = Long.parseLong(label(labels, "size_class"));
+            } catch (NumberFormatException e) {
+                return; // not a size class the page can order; the table leaves it out
+            }
+            double[] usedFree = slots.computeIfAbsent(slotBytes, k -> new double[2]);
+            if ("used".equals(label(labels, "state"))) {
+                usedFree[0] += value;
+            } else if ("free".equals(label(labels, "state"))) {
+                usedFree[1] += value;
+            }
+        }
+
+        private static String label(Labels labels, String name) {
+            String value = labels.get(name);
+            return value == null ? "" : value;
+        }
+
+        private static double sum(DistributionDataPointSnapshot point) {
+            return point.hasSum() ? point.getSum() : 0;
+        }
+
+        private static double value(DataPointSnapshot point) {
+            if (point instanceof CounterSnapshot.CounterDataPointSnapshot) {
+                return ((CounterSnapshot.CounterDataPointSnapshot) point).getValue();
+            }
+            if (point instanceof GaugeSnapshot.GaugeDataPointSnapshot) {
+                return ((GaugeSnapshot.GaugeDataPointSnapshot) point).getValue();
+            }
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package io.blockscope.exporter.page;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.blockscope.exporter.Exporter;
+import io.blockscope.exporter.ExporterConfig;
+import io.blockscope.exporter.auth.PasswordHash;
+import io.blockscope.exporter.testing.Http;
+import io.prometheus.metrics.core.metrics.Counter;
+import java.io.File;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Hostile label values in a real browser: a "class name" that is markup and script, served by the
+ * real endpoint and rendered by headless Chromium (Debian's {@code chromium}, installed by
+ * .ci/test), first by the server and then again by the page's own refresh. Nothing may become an
+ * element or run: the dumped DOM has the names as text only, and the canary the scripts would set
+ * is absent.
+ */
+class LivePageChromiumTest {
+
+    private static final String CANARY = "document.body.setAttribute('data-pwned','1')";
+    private static final String SCRIPT_SITE = "com.evil.<script>" + CANARY + "</script>.read:1";
+    private static final String IMG_SITE = "com.evil.<img src=x onerror=\"" + CANARY + "\">.read:2";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void markupInClassNamesStaysText() throws Exception {
+        try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of()))) {
+            Counter gets = Counter.builder()
+                    .name("blockscope_block_cache_gets_total")
+                    .labelNames("tier", "result")
+                    .register(exporter.registry());
+            Counter sites = Counter.builder()
+                    .name("blockscope_copy_site_bytes_total")
+                    .labelNames("site")
+                    .register(exporter.registry());
+            Counter components = Counter.builder()
+                    .name("blockscope_copy_to_heap_bytes_total")
+                    .labelNames("component")
+                    .register(exporter.registry());
+            Counter leaks = Counter.builder()
+                    .name("blockscope_block_leaks_total")
+                    .labelNames("site", "reason")
+                    .register(exporter.registry());
+            String page = "http://127.0.0.1:" + exporter.port() + "/";
+            gets.labelValues("l2", "hit").inc(100);
+            // The page samples from its first request on; counts that grow after it have a rate.
+            assertEquals(200, Http.get(URI.create(page)).statusCode());
+            sites.labelValues(SCRIPT_SITE).inc(1 << 20);
+            sites.labelValues(IMG_SITE).inc(1 << 19);
+            components.labelValues("value").inc(3 << 19);
+            leaks.labelValues(IMG_SITE, "gc").inc();
+            leaks.labelValues(SCRIPT_SITE, "<b>age</b>").inc();
+            Thread.sleep(2 * LivePage.SAMPLE_MS + 500);
+            String dom = chromium("--virtual-time-budget=5000", "--dump-dom", page);
+
+            assertTrue(dom.contains("data-refreshes=\""), dom);
+            assertFalse(dom.contains("data-refreshes=\"0\""), "the page's script refreshed it\n" + dom);
+            assertFalse(Pattern.compile("<body[^>]*data-pwned").matcher(dom).find(), "an injected script ran\n" + dom);
+            assertTrue(dom.contains("data-verdict=\"copying_and_leaking\""), dom);
+            assertEquals(2, count(dom, "<tr class=\"site\">"), "both copy sites listed\n" + dom);
+            assertEquals(2, count(dom, "<tr class=\"leak\">"), "both leaks listed\n" + dom);
+            assertFalse(dom.contains("<b>age</b>"), dom);
+            assertTrue(dom.contains("&lt;b&gt;age&lt;/b&gt;"), dom);
+            assertEquals(1, count(dom, "<script"), "only the page's own script element\n" + dom);
+            assertFalse(dom.contains("<img"), "no injected element\n" + dom);
+            assertTrue(
+                    dom.contains(
+                            "com.evil.&lt;script&gt;document.body.setAttribute('data-pwned','1')&lt;/script&gt;.read:1"),
+                    dom);
+            assertTrue(
+                    dom.contains(
+                            "com.evil.&lt;img src=x onerror=\"document.body.setAttribute('data-pwned','1')\"&gt;.read:2"),
+                    dom);
+        }
+    }
+
+    @Test
+    void behindBasicAuthThePageLoadsAndRefreshesWithTheSameCredentials() throws Exception {
+        String hash = PasswordHash.create(PasswordHash.Algorithm.PBKDF2_SHA256, 20_000, "s3cret".toCharArray())
+                .toString();
+        try (Exporter exporter = Exporter.start(
+                ExporterConfig.parse("127.0.0.1:0", Map.of("auth.user", "prometheus", "auth.password.hash", hash)))) {
+            Counter.builder()
+                    .name("blockscope_block_cache_gets_total")
+                    .labelNames("tier", "result")
+                    .register(exporter.registry())
+                    .labelValues("l2", "hit")
+                    .inc(100);
+            String dom = chromium(
+                    "--virtual-time-budget=5000",
+                    "--dump-dom",
+                    "http://prometheus:s3cret@127.0.0.1:" + exporter.port() + "/");
+            assertTrue(dom.contains("data-verdict=\"zero_copy\""), dom);
+            Matcher refreshes = Pattern.compile("data-refreshes=\"(\\d+)\"").matcher(dom);
+            assertTrue(refreshes.find() && Integer.parseInt(refreshes.group(1)) >= 1, "refreshed\n" + dom);
+            assertFalse(dom.contains("refresh failed"), dom);
+        }
+    }
+
+    private static int count(String text, String needle) {
+        int n = 0;
+        for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+
+    private String chromium(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                chromiumBinary(),
+                "--headless",
+                "--no-sandbox", // tests may run as root, where Chromium's sandbox cannot start
+                "--disable-gpu",
+                "--no-first-run",
+                "--user-data-dir=" + dir.resolve("profile")));
+        command.addAll(List.of(args));
+        Path out = dir.resolve("out.html");
+        Path err = dir.resolve("err.txt");
+        Process p = new ProcessBuilder(command)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("chromium did not finish in 60 s: " + command);
+        }
+        assertEquals(0, p.exitValue(), "chromium failed: " + command + "\n" + Files.readString(err));
+        return Files.readString(out, StandardCharsets.UTF_8);
+    }
+
+    /** Debian's chromium on PATH, or -Dblockscope.chromium=PATH. */
+    static String chromiumBinary() {
+        String configured = System.getProperty("blockscope.chromium");
+        if (configured != null) {
+            return configured;
+        }
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            Path candidate = Path.of(dir, "chromium");
+            if (Files.isExecutable(candidate)) {
+                return candidate.toString();
+            }
+        }
+        throw new IllegalStateException("headless Chromium not found on PATH: install Debian's chromium"
+                + " (apt-get install chromium; bash .ci/test does) or pass -Dblockscope.chromium=PATH");
+    }
+}

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the server's layers pointing one way: cli -> pe -> rpc -> region -> storefile/filter/load
- * -> cache/cell -> buffer, with config and jvm as leaf utilities. A class that reaches upward (a
+ * Keeps the server's layers pointing one way: cli -> pe, demo -> rpc -> region ->
+ * storefile/filter/load -> cache/cell -> buffer, with config and jvm as leaf utilities. A class that reaches upward (a
  * cache that knows about regions, a cell that knows about RPC) fails the build here.
  */
 class LayeringTest {
@@ -38,6 +38,8 @@ class LayeringTest {
                 .definedBy(ROOT + ".cli..")
                 .layer("pe")
                 .definedBy(ROOT + ".pe..")
+                .layer("demo")
+                .definedBy(ROOT + ".demo..")
                 .layer("rpc")
                 .definedBy(ROOT + ".rpc..")
                 .layer("region")
@@ -56,18 +58,20 @@ class LayeringTest {
                 .mayNotBeAccessedByAnyLayer()
                 .whereLayer("pe")
                 .mayOnlyBeAccessedByLayers("cli")
+                .whereLayer("demo")
+                .mayOnlyBeAccessedByLayers("cli")
                 .whereLayer("rpc")
                 .mayOnlyBeAccessedByLayers("cli", "pe")
                 .whereLayer("region")
-                .mayOnlyBeAccessedByLayers("cli", "pe", "rpc")
+                .mayOnlyBeAccessedByLayers("cli", "pe", "demo", "rpc")
                 .whereLayer("storage")
-                .mayOnlyBeAccessedByLayers("cli", "pe", "rpc", "region")
+                .mayOnlyBeAccessedByLayers("cli", "pe", "demo", "rpc", "region")
                 .whereLayer("cache")
-                .mayOnlyBeAccessedByLayers("cli", "pe", "rpc", "region", "storage")
+                .mayOnlyBeAccessedByLayers("cli", "pe", "demo", "rpc", "region", "storage")
                 .whereLayer("cell")
-                .mayOnlyBeAccessedByLayers("cli", "pe", "rpc", "region", "storage")
+                .mayOnlyBeAccessedByLayers("cli", "pe", "demo", "rpc", "region", "storage")
                 .whereLayer("buffer")
-                .mayOnlyBeAccessedByLayers("cli", "pe", "rpc", "region", "storage", "cache", "cell");
+                .mayOnlyBeAccessedByLayers("cli", "pe", "demo", "rpc", "region", "storage", "cache", "cell");
     }
 
     @Test
@@ -81,6 +85,7 @@ class LayeringTest {
         Set<String> known = Set.of(
                 "cli",
                 "pe",
+                "demo",
                 "rpc",
                 "region",
                 "storefile",

@@ -7,7 +7,6 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.Locale;
 import javax.crypto.SecretKeyFactory;
 import javax.crypto.spec.PBEKeySpec;
@@ -75,7 +74,6 @@ public final class PasswordHash {
                     + " sha256:SALT_HEX:HASH_HEX or sha512:SALT_HEX:HASH_HEX";
     private static final int MIN_SALT_BYTES = 8;
     private static final int MAX_ITERATIONS = 10_000_000;
-    private static final HexFormat HEX = HexFormat.of();
 
     private final Algorithm algorithm;
     private final int iterations;
@@ -157,8 +155,8 @@ public final class PasswordHash {
     public String toString() {
         return algorithm.label
                 + (algorithm.iterated() ? ":" + iterations : "")
-                + ":" + HEX.formatHex(salt)
-                + ":" + HEX.formatHex(hash);
+                + ":" + Hex.format(salt)
+                + ":" + Hex.format(hash);
     }
 
     private static byte[] derive(Algorithm algorithm, int iterations, byte[] salt, char[] password) {
@@ -189,7 +187,7 @@ public final class PasswordHash {
 
     private static byte[] hex(String digits, String what) {
         try {
-            return HEX.parseHex(digits);
+            return Hex.parse(digits);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("password hash " + what + " must be an even number of hex digits");
         }

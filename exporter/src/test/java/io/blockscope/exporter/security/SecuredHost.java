@@ -10,7 +10,7 @@ import java.util.TreeMap;
  * Main of the child JVMs the security tests attack: starts the exporter on 127.0.0.1:0 with the
  * {@code key=value} options of its arguments, prints {@code exporter port P serving B}, then every
  * system property as {@code property K=V} (so the parent can look for secrets in them) and
- * {@code ready}, and waits to be killed (at most two minutes).
+ * {@code ready}, and waits to be killed (at most {@code host.lifetime-s}, default 120, seconds).
  */
 public final class SecuredHost {
 
@@ -22,6 +22,8 @@ public final class SecuredHost {
             int eq = arg.indexOf('=');
             options.put(arg.substring(0, eq), arg.substring(eq + 1));
         }
+        long lifetimeMs = 1000 * Long.parseLong(options.getOrDefault("host.lifetime-s", "120"));
+        options.remove("host.lifetime-s");
         Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", options));
         System.out.println("exporter port " + exporter.port() + " serving " + exporter.isServing());
         for (Map.Entry<Object, Object> e : new TreeMap<>(System.getProperties()).entrySet()) {
@@ -29,7 +31,7 @@ public final class SecuredHost {
         }
         System.out.println("ready");
         System.out.flush();
-        Thread.sleep(120_000);
+        Thread.sleep(lifetimeMs);
         exporter.close();
     }
 }

@@ -2,10 +2,13 @@ package io.blockscope.exporter.http;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.SelectableChannelEndPoint;
@@ -16,6 +19,7 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Scheduler;
 
@@ -44,7 +48,38 @@ final class JettyLimits {
         connector.setIdleTimeout(IDLE_TIMEOUT_MS);
         server.addBean(new NetworkConnectionLimit(MAX_CONNECTIONS, connector));
         connector.addBean(new PerClientLimit(MAX_CONNECTIONS_PER_CLIENT));
+        server.setErrorHandler(new ClientErrors());
         return new Deadline(handler, EXCHANGE_DEADLINE_MS);
+    }
+
+    /**
+     * Jetty's answers to requests it cannot parse, without stack traces; a protocol version it does
+     * not speak (HTTP/0.9, HTTP/2 without TLS, garbage) is the client's error, so 400 rather than
+     * Jetty's 505: no request from outside can make this endpoint answer 5xx.
+     */
+    static final class ClientErrors extends ErrorHandler {
+
+        ClientErrors() {
+            setShowStacks(false);
+            setShowMessageInTitle(false);
+        }
+
+        @Override
+        protected void generateResponse(
+                Request request, Response response, int code, String message, Throwable cause, Callback callback)
+                throws java.io.IOException {
+            int status = code == HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505 ? HttpStatus.BAD_REQUEST_400 : code;
+            response.setStatus(status);
+            super.generateResponse(request, response, status, message, cause, callback);
+        }
+
+        @Override
+        public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
+            return super.badMessageError(
+                    status == HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505 ? HttpStatus.BAD_REQUEST_400 : status,
+                    reason,
+                    fields);
+        }
     }
 
     /** Closes a client's newest connection beyond the cap on open connections from its address. */

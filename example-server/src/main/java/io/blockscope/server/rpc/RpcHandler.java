@@ -11,8 +11,8 @@ import io.blockscope.server.region.RegionTimeoutException;
 import io.blockscope.server.region.ScanLimitException;
 import io.blockscope.server.region.ScanSpec;
 import io.blockscope.server.region.Tables;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -47,6 +48,7 @@ final class RpcHandler extends Handler.Abstract {
             Set.of("start", "stop", "limit", "filter", "maxBytes", "continuation", "keyEncoding", "format");
     private static final String JSON_TYPE = Json.CONTENT_TYPE;
     private static final ObjectMapper MAPPER = Json.MAPPER;
+    private static final String BODY_ATTRIBUTE = "io.blockscope.rpc.body";
 
     private final Tables tables;
     private final RpcLimits limits;
@@ -71,6 +73,38 @@ final class RpcHandler extends Handler.Abstract {
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
         metrics.request();
+        if (request.getMethod().equals("POST")
+                && Request.getPathInContext(request).endsWith("/multiget")) {
+            readBodyThenServe(request, response, callback);
+        } else {
+            serve(request, response, callback);
+        }
+        return true;
+    }
+
+    /**
+     * Collects a request body without holding a thread: a slow (or stalled, or {@code Expect:
+     * 100-continue}) sender only holds its connection, for at most --slow-client-timeout, and a
+     * request thread is taken only once the whole body is here.
+     */
+    private void readBodyThenServe(Request request, Response response, Callback callback) {
+        long declared = request.getLength();
+        if (declared > limits.maxRequestBytes()) {
+            metrics.error(413);
+            RpcException e = tooLarge(declared);
+            sendError(response, callback, e.status(), e.reason(), e.getMessage());
+            return;
+        }
+        Scheduler.Task deadline = ConnectionGuards.deadline(request, limits.slowClientTimeout(), "sending the body");
+        int max = (int) Math.min(limits.maxRequestBytes(), Integer.MAX_VALUE - 16);
+        Content.Source.asByteArrayAsync(request, max).whenComplete((body, failure) -> {
+            deadline.cancel();
+            request.setAttribute(BODY_ATTRIBUTE, failure == null ? body : failure);
+            request.getComponents().getExecutor().execute(() -> serve(request, response, callback));
+        });
+    }
+
+    private void serve(Request request, Response response, Callback callback) {
         try {
             route(request, response, callback);
         } catch (RpcException e) {
@@ -111,7 +145,7 @@ final class RpcHandler extends Handler.Abstract {
                         "bad_request",
                         "malformed request (" + http.getReason()
                                 + "): check the percent-encoding of the query string, or pass keys with keyEncoding=hex");
-                return true;
+                return;
             }
             metrics.error(500);
             sendError(
@@ -123,7 +157,6 @@ final class RpcHandler extends Handler.Abstract {
             System.err.println(
                     "[blockscope] request " + request.getMethod() + " " + request.getHttpURI() + " failed: " + e);
         }
-        return true;
     }
 
     private void route(Request request, Response response, Callback callback) throws IOException {
@@ -520,24 +553,23 @@ final class RpcHandler extends Handler.Abstract {
         return request.getHeadersNanoTime() + limits.requestTimeout().toNanos();
     }
 
-    /**
-     * The multi-get body, parsed as it arrives (see {@link MultiGetBody}); a client that sends it too
-     * slowly loses its connection after --slow-client-timeout instead of holding a request thread.
-     */
+    /** The multi-get body {@link #readBodyThenServe} collected, parsed as a token stream (see {@link MultiGetBody}). */
     private MultiGetBody readBody(Request request) {
-        long declared = request.getLength();
-        if (declared > limits.maxRequestBytes()) {
-            throw tooLarge(declared);
+        Object body = request.getAttribute(BODY_ATTRIBUTE);
+        if (body instanceof Throwable failure) {
+            if (failure instanceof IllegalArgumentException) {
+                // asByteArrayAsync's answer to a body past its size limit (one without Content-Length)
+                throw tooLarge(-1);
+            }
+            throw RpcException.badRequest("could not read the request body: " + firstLine(String.valueOf(failure)));
         }
-        Scheduler.Task deadline = ConnectionGuards.deadline(request, limits.slowClientTimeout(), "sending the body");
-        try (InputStream in = Request.asInputStream(request)) {
-            return MultiGetBody.read(in, limits.maxRequestBytes(), limits.maxMultiGetRows());
+        try {
+            return MultiGetBody.read(
+                    new ByteArrayInputStream((byte[]) body), limits.maxRequestBytes(), limits.maxMultiGetRows());
         } catch (MultiGetBody.TooLarge e) {
             throw tooLarge(-1);
         } catch (IOException e) {
             throw RpcException.badRequest("could not read the request body: " + firstLine(e.getMessage()));
-        } finally {
-            deadline.cancel();
         }
     }
 

@@ -3,6 +3,8 @@ package io.blockscope.server.rpc;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -38,10 +40,27 @@ final class ConnectionGuards {
         return request.getComponents()
                 .getScheduler()
                 .schedule(
-                        () -> endPoint.close(new TimeoutException(
-                                what + " took longer than " + timeout.toMillis() + " ms (--slow-client-timeout)")),
+                        () -> abort(
+                                endPoint,
+                                new TimeoutException(what + " took longer than " + timeout.toMillis()
+                                        + " ms (--slow-client-timeout)")),
                         timeout.toMillis(),
                         TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Closes the connection at once (a TCP reset): a graceful close would leave megabytes of response
+     * in the kernel's send buffer for the slow reader to keep draining.
+     */
+    static void abort(EndPoint endPoint, Throwable cause) {
+        if (endPoint.getTransport() instanceof SocketChannel channel) {
+            try {
+                channel.setOption(StandardSocketOptions.SO_LINGER, 0);
+            } catch (IOException | RuntimeException e) {
+                // already closed, or not a TCP socket: the plain close below is all there is
+            }
+        }
+        endPoint.close(cause);
     }
 
     /** {@code callback}, which also cancels {@code task} when it completes either way. */

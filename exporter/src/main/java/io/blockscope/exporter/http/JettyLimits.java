@@ -1,8 +1,11 @@
 package io.blockscope.exporter.http;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -133,6 +136,19 @@ final class JettyLimits {
         }
     }
 
+    /** Closes at once (a TCP reset), so that a slow reader cannot keep draining the kernel's buffers. */
+    static void abort(EndPoint endPoint, Throwable cause) {
+        Object transport = endPoint.getTransport();
+        if (transport instanceof SocketChannel) {
+            try {
+                ((SocketChannel) transport).setOption(StandardSocketOptions.SO_LINGER, 0);
+            } catch (IOException | RuntimeException e) {
+                // already closed: the plain close below is all there is
+            }
+        }
+        endPoint.close(cause);
+    }
+
     /** Closes the connection of an exchange that has not completed within the deadline. */
     static final class Deadline extends Handler.Wrapper {
 
@@ -149,8 +165,8 @@ final class JettyLimits {
             Scheduler.Task task = request.getComponents()
                     .getScheduler()
                     .schedule(
-                            () -> endPoint.close(
-                                    new TimeoutException("exchange not done within " + deadlineMs + " ms")),
+                            () -> abort(
+                                    endPoint, new TimeoutException("exchange not done within " + deadlineMs + " ms")),
                             deadlineMs,
                             TimeUnit.MILLISECONDS);
             Callback guarded = Callback.from(callback, task::cancel);

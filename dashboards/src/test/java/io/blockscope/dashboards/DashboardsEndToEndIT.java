@@ -75,7 +75,9 @@ class DashboardsEndToEndIT {
                         "--deploy",
                         "cbc-offheap",
                         "--read-path",
-                        "zero-copy"),
+                        "zero-copy",
+                        "--allow-filter-classes",
+                        FILTER),
                 dir.resolve("server.log"),
                 LISTENING)) {
             String url = server.awaitLine(Duration.ofSeconds(90)).group(1);

@@ -3,6 +3,8 @@ package io.blockscope.exporter;
 import io.blockscope.exporter.auth.Credentials;
 import io.blockscope.exporter.auth.HashPassword;
 import io.blockscope.exporter.auth.PasswordHash;
+import io.blockscope.exporter.auth.PasswordSource;
+import io.blockscope.exporter.auth.Secrets;
 import io.blockscope.exporter.tls.TlsMaterial;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -40,6 +42,12 @@ public final class ExporterConfig {
     public static final String AUTH_PASSWORD_HASH = "auth.password.hash";
     public static final String AUTH_PASSWORD = "auth.password";
     public static final String AUTH_PLAINTEXT = "auth.plaintext";
+    /** Secrets by reference (file path or environment variable name), kept out of the agent argument. */
+    public static final String AUTH_PASSWORD_FILE = "auth.password.file";
+
+    public static final String AUTH_PASSWORD_ENV = "auth.password.env";
+    public static final String TLS_KEYSTORE_PASSWORD_FILE = "tls.keystore.password.file";
+    public static final String TLS_KEYSTORE_PASSWORD_ENV = "tls.keystore.password.env";
 
     /** Computed, so it names the class as it is called in whatever jar (relocated or not) we run from. */
     private static final String HASH_COMMAND = "java -cp JAR " + HashPassword.class.getName();
@@ -59,7 +67,11 @@ public final class ExporterConfig {
             AUTH_USER,
             AUTH_PASSWORD_HASH,
             AUTH_PASSWORD,
-            AUTH_PLAINTEXT);
+            AUTH_PLAINTEXT,
+            AUTH_PASSWORD_FILE,
+            AUTH_PASSWORD_ENV,
+            TLS_KEYSTORE_PASSWORD_FILE,
+            TLS_KEYSTORE_PASSWORD_ENV);
     /** Prefixes this class owns: an unknown key under them is a typo, not someone else's option. */
     private static final String[] OWNED_PREFIXES = {"tls.", "auth."};
 
@@ -222,25 +234,31 @@ public final class ExporterConfig {
         String cert = nonEmpty(opts, TLS_CERT);
         String key = nonEmpty(opts, TLS_KEY);
         String clientCa = nonEmpty(opts, TLS_CLIENT_CA);
+        String referenced = Secrets.read(opts, TLS_KEYSTORE_PASSWORD_FILE, TLS_KEYSTORE_PASSWORD_ENV, System.getenv());
+        if (referenced != null && opts.containsKey(TLS_KEYSTORE_PASSWORD)) {
+            throw new IllegalArgumentException("give the keystore password one way, not several");
+        }
+        boolean hasPassword = referenced != null || opts.containsKey(TLS_KEYSTORE_PASSWORD);
         TlsMaterial tls;
         if (keystore != null) {
             if (cert != null || key != null) {
                 throw new IllegalArgumentException("give either " + TLS_KEYSTORE + " (PKCS12) or " + TLS_CERT + " + "
                         + TLS_KEY + " (PEM), not both");
             }
-            tls = TlsMaterial.pkcs12(Path.of(keystore), opts.get(TLS_KEYSTORE_PASSWORD));
+            tls = TlsMaterial.pkcs12(
+                    Path.of(keystore), referenced != null ? referenced : opts.get(TLS_KEYSTORE_PASSWORD));
         } else if (cert != null || key != null) {
             if (cert == null || key == null) {
                 throw new IllegalArgumentException(TLS_CERT + " and " + TLS_KEY
                         + " go together: give the PEM certificate chain and its private key");
             }
-            if (opts.containsKey(TLS_KEYSTORE_PASSWORD)) {
+            if (hasPassword) {
                 throw new IllegalArgumentException(
                         TLS_KEYSTORE_PASSWORD + " applies only to " + TLS_KEYSTORE + "; PEM keys must be unencrypted");
             }
             tls = TlsMaterial.pem(Path.of(cert), Path.of(key));
         } else {
-            if (opts.containsKey(TLS_KEYSTORE_PASSWORD)) {
+            if (hasPassword) {
                 throw new IllegalArgumentException(TLS_KEYSTORE_PASSWORD + " is set but " + TLS_KEYSTORE + " is not");
             }
             if (clientCa != null) {
@@ -257,8 +275,9 @@ public final class ExporterConfig {
         String hash = nonEmpty(opts, AUTH_PASSWORD_HASH);
         String password = opts.get(AUTH_PASSWORD);
         boolean plaintextAllowed = onOff(opts, AUTH_PLAINTEXT, false);
+        String referenced = Secrets.read(opts, AUTH_PASSWORD_FILE, AUTH_PASSWORD_ENV, System.getenv());
         if (user == null) {
-            if (hash != null || password != null) {
+            if (hash != null || password != null || referenced != null) {
                 throw new IllegalArgumentException("a password is set but " + AUTH_USER + " is not: give both");
             }
             if (opts.containsKey(AUTH_PLAINTEXT)) {
@@ -270,6 +289,14 @@ public final class ExporterConfig {
         if (user.contains(":")) {
             throw new IllegalArgumentException(
                     AUTH_USER + " must not contain ':' (basic auth separates user and password with it)");
+        }
+        if (referenced != null && (hash != null || password != null)) {
+            throw new IllegalArgumentException("give the password one way: " + AUTH_PASSWORD_HASH + ", "
+                    + AUTH_PASSWORD_FILE + ", " + AUTH_PASSWORD_ENV + " or " + AUTH_PASSWORD);
+        }
+        if (referenced != null) {
+            String from = opts.containsKey(AUTH_PASSWORD_FILE) ? AUTH_PASSWORD_FILE : AUTH_PASSWORD_ENV;
+            return PasswordSource.credentials(user, referenced, from, plaintextAllowed);
         }
         if (hash != null && password != null) {
             throw new IllegalArgumentException(
@@ -284,7 +311,8 @@ public final class ExporterConfig {
         }
         if (password == null || password.isEmpty()) {
             throw new IllegalArgumentException(
-                    AUTH_USER + " needs " + AUTH_PASSWORD_HASH + " (make one with: " + HASH_COMMAND + ")");
+                    AUTH_USER + " needs " + AUTH_PASSWORD_HASH + " (make one with: " + HASH_COMMAND + "), or "
+                            + AUTH_PASSWORD_FILE + "=PATH / " + AUTH_PASSWORD_ENV + "=VARIABLE holding that hash");
         }
         if (!plaintextAllowed) {
             throw new IllegalArgumentException(

@@ -47,7 +47,9 @@ class ServerRpcIT {
                         "--l2-size",
                         "64m",
                         "--l1-size",
-                        "16m")) {
+                        "16m",
+                        "--allow-filter-classes",
+                        ValueCopyingFilter.class.getName())) {
             String url = server.awaitOut(Pattern.compile("blockscope-example-server listening on (http://\\S+)"));
             int agentPort =
                     Integer.parseInt(server.awaitErr(Pattern.compile("metrics at http://[^:]+:(\\d+)/metrics")));

@@ -4,6 +4,7 @@ import io.blockscope.server.cache.BlockCache;
 import io.blockscope.server.cache.BlockCaches;
 import io.blockscope.server.cache.CacheConfig;
 import io.blockscope.server.demo.DemoControl;
+import io.blockscope.server.filter.FilterClasses;
 import io.blockscope.server.region.CacheDescription;
 import io.blockscope.server.region.Region;
 import io.blockscope.server.region.Tables;
@@ -131,6 +132,56 @@ final class ServeCommand implements Callable<Integer> {
             description = "Most request threads. Default: ${DEFAULT-VALUE}.")
     int serverThreads;
 
+    @Option(
+            names = "--max-scan-rows-examined",
+            paramLabel = "N",
+            defaultValue = "100000",
+            description = "Most rows one scan response reads, returned or filtered out; more come by continuation."
+                    + " Default: ${DEFAULT-VALUE}.")
+    long maxScanRowsExamined;
+
+    @Option(
+            names = "--max-scan-bytes-examined",
+            paramLabel = "SIZE",
+            defaultValue = "64m",
+            converter = Converters.Size.class,
+            description = "Most cell bytes one scan response reads; more come by continuation, a single larger row"
+                    + " gets 400. Default: ${DEFAULT-VALUE}.")
+    long maxScanBytesExamined;
+
+    @Option(
+            names = "--slow-client-timeout",
+            paramLabel = "DURATION",
+            defaultValue = "30s",
+            converter = Converters.Time.class,
+            description = "A request body slower to arrive, or a response slower to be read, is cut off and its"
+                    + " blocks released. Default: ${DEFAULT-VALUE}.")
+    Duration slowClientTimeout;
+
+    @Option(
+            names = "--max-connections",
+            paramLabel = "N",
+            defaultValue = "2048",
+            description = "Open connections at most; more wait to be accepted. Default: ${DEFAULT-VALUE}.")
+    int maxConnections;
+
+    @Option(
+            names = "--max-connections-per-client",
+            paramLabel = "N",
+            defaultValue = "256",
+            description =
+                    "Open connections from one client address at most; more are closed. Default: ${DEFAULT-VALUE}.")
+    int maxConnectionsPerClient;
+
+    @Option(
+            names = "--allow-filter-classes",
+            paramLabel = "CLASS[,CLASS...]",
+            split = ",",
+            description = "Filter classes clients may name with filter=class:NAME (fully qualified). Without it,"
+                    + " class: filters are refused (403): a client could otherwise run any matching class on the"
+                    + " server's class path.")
+    java.util.List<String> allowFilterClasses = new java.util.ArrayList<>();
+
     @Mixin
     TableOptions table;
 
@@ -151,10 +202,21 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        RpcLimits limits =
-                new RpcLimits(maxRequestBytes, maxMultiGet, maxScanRows, maxResponseBytes, requestTimeout, idleTimeout);
+        RpcLimits limits = new RpcLimits(
+                maxRequestBytes,
+                maxMultiGet,
+                maxScanRows,
+                maxResponseBytes,
+                requestTimeout,
+                idleTimeout,
+                maxScanRowsExamined,
+                maxScanBytesExamined,
+                slowClientTimeout,
+                maxConnections,
+                maxConnectionsPerClient);
+        FilterClasses filterClasses = FilterClasses.allowing(allowFilterClasses, ServeCommand.class.getClassLoader());
         if (source != null && source.data != null) {
-            return serve(source.data, limits);
+            return serve(source.data, limits, filterClasses);
         }
         long rows = source != null && source.rows != null ? source.rows : 0;
         if (rows <= 0) {
@@ -167,7 +229,7 @@ final class ServeCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(cleanup);
         try {
             table.load(temporary, rows, System.err);
-            return serve(temporary, limits);
+            return serve(temporary, limits, filterClasses);
         } finally {
             TempDirectories.deleteRecursively(temporary);
             try {
@@ -179,7 +241,7 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     /** Opens the tables of {@code dataDirectory} and serves them until the JVM is told to stop. */
-    private int serve(Path dataDirectory, RpcLimits limits) throws Exception {
+    private int serve(Path dataDirectory, RpcLimits limits, FilterClasses filterClasses) throws Exception {
         CacheConfig cacheConfig = cache.config(cache.deploy, cache.readPath, Tables.footprint(dataDirectory));
         BlockCache blockCache = BlockCaches.create(cacheConfig);
         Tables tables = null;
@@ -197,7 +259,13 @@ final class ServeCommand implements Callable<Integer> {
             Instant started = Instant.now();
             try {
                 server = RpcServer.start(
-                        host, port, tables, limits, () -> status(cacheConfig, blockCache, started), serverThreads);
+                        host,
+                        port,
+                        tables,
+                        limits,
+                        filterClasses,
+                        () -> status(cacheConfig, blockCache, started),
+                        serverThreads);
             } catch (Exception e) {
                 throw new IllegalArgumentException(
                         "cannot listen on " + host + ":" + port + " (" + e.getMessage() + ")", e);

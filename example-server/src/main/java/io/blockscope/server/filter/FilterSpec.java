@@ -43,11 +43,22 @@ public final class FilterSpec {
     }
 
     /**
-     * Parses a spec. Class specs are loaded with {@code loader}.
+     * Parses a spec the operator wrote (PE, tests): any filter class on the class path may be named.
      *
      * @throws IllegalArgumentException naming what is wrong and the accepted forms
      */
     public static FilterSpec parse(String spec, ClassLoader loader) {
+        return parse(spec, loader, FilterClasses.ANY);
+    }
+
+    /**
+     * Parses a spec. Class specs must be allowed by {@code classes} (checked before anything is
+     * loaded) and are loaded with {@code loader}.
+     *
+     * @throws FilterNotAllowedException for a class: spec {@code classes} does not allow
+     * @throws IllegalArgumentException naming what is wrong and the accepted forms
+     */
+    public static FilterSpec parse(String spec, ClassLoader loader, FilterClasses classes) {
         if (spec == null || spec.isEmpty() || spec.equals("none")) {
             return NONE;
         }
@@ -63,7 +74,11 @@ public final class FilterSpec {
             return new FilterSpec(spec, () -> new QualifierFilter(qualifiers));
         }
         if (spec.startsWith("class:")) {
-            Constructor<? extends Filter> constructor = constructorOf(spec.substring("class:".length()), loader);
+            String className = spec.substring("class:".length());
+            if (!classes.allows(className)) {
+                throw new FilterNotAllowedException(classes.refusal(className));
+            }
+            Constructor<? extends Filter> constructor = constructorOf(className, loader);
             // Instantiate once now so a throwing constructor is reported as a bad spec, not a 500 later.
             newInstance(constructor);
             return new FilterSpec(spec, () -> newInstance(constructor));

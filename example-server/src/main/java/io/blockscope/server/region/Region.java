@@ -109,6 +109,7 @@ public final class Region implements AutoCloseable {
         CursorHeap heap = new CursorHeap(files.size());
         RowScratch scratch = new RowScratch();
         RowScratch wanted = new RowScratch();
+        boolean done = false;
         try {
             for (int i = 0; i < count; i++) {
                 if (i % DEADLINE_CHECK_ROWS == DEADLINE_CHECK_ROWS - 1 && System.nanoTime() - deadlineNanos > 0) {
@@ -118,12 +119,15 @@ public final class Region implements AutoCloseable {
                 readRow(rows[i], wanted, cursors, heap, scratch, result);
                 result.rowsScanned(1);
             }
-        } catch (IOException | RuntimeException | Error e) {
+            done = true;
+        } finally {
+            // Every path, an Error included: cursors let go of their blocks, and a failed read's result
+            // gives back what it holds, so no reference outlives the call.
             closeAll(cursors);
-            result.release();
-            throw e;
+            if (!done) {
+                result.release();
+            }
         }
-        closeAll(cursors);
         return result;
     }
 
@@ -177,24 +181,32 @@ public final class Region implements AutoCloseable {
     public ReadResult scan(ScanSpec spec, long deadlineNanos) throws IOException {
         ReadResult result = new ReadResult(new BlockLease(source));
         CursorHeap heap = new CursorHeap(files.size());
+        boolean done = false;
         try {
             for (StoreFileReader file : files) {
                 FileCursor cursor = new FileCursor(file, source, result.lease());
                 cursor.sequential();
-                boolean positioned = spec.startRow().length == 0 ? cursor.seekToFirst() : cursor.seek(spec.startRow());
-                if (positioned) {
-                    heap.add(cursor);
-                } else {
-                    cursor.close();
+                boolean positioned = false;
+                try {
+                    positioned = spec.startRow().length == 0 ? cursor.seekToFirst() : cursor.seek(spec.startRow());
+                } finally {
+                    // A seek that throws (a corrupt block) leaves the cursor holding the block it failed
+                    // in, and the cursor is in no heap yet: close it here or that reference leaks.
+                    if (positioned) {
+                        heap.add(cursor);
+                    } else {
+                        cursor.close();
+                    }
                 }
             }
             scanRows(spec, deadlineNanos, heap, result);
-        } catch (IOException | RuntimeException | Error e) {
+            done = true;
+        } finally {
             heap.closeAll();
-            result.release();
-            throw e;
+            if (!done) {
+                result.release();
+            }
         }
-        heap.closeAll();
         return result;
     }
 
@@ -207,6 +219,7 @@ public final class Region implements AutoCloseable {
         long returned = 0;
         long bytes = 0;
         long scanned = 0;
+        long examinedBytes = 0;
         while (!heap.isEmpty()) {
             FileCursor top = heap.top();
             if (bounded && top.row().compareTo(stop) >= 0) {
@@ -214,6 +227,8 @@ public final class Region implements AutoCloseable {
             }
             if (returned >= spec.maxRows()
                     || bytes >= spec.maxResultBytes()
+                    || scanned >= spec.maxRowsExamined()
+                    || examinedBytes >= spec.maxBytesExamined()
                     || (scanned % DEADLINE_CHECK_ROWS == DEADLINE_CHECK_ROWS - 1
                             && System.nanoTime() - deadlineNanos > 0)) {
                 result.resumeRow(top.row().toBytes());
@@ -225,9 +240,22 @@ public final class Region implements AutoCloseable {
                 filter.startRow();
             }
             boolean skipRest = false;
+            boolean cut = false;
             long rowBytes = 0;
+            long rowExamined = 0;
             Cell cell = top.peek();
             do {
+                rowExamined += spec.cellSize().applyAsInt(cell);
+                if (examinedBytes + rowExamined > spec.maxBytesExamined()) {
+                    if (scanned == 0) {
+                        throw new ScanLimitException(
+                                "row '" + printable(scratch.toBytes()) + "' alone holds more than "
+                                        + spec.maxBytesExamined() + " bytes, the most one scan response may read",
+                                spec.maxBytesExamined());
+                    }
+                    cut = true;
+                    break;
+                }
                 if (!skipRest) {
                     Filter.Decision decision = filter == null ? Filter.Decision.INCLUDE : filter.filterCell(cell);
                     if (decision == Filter.Decision.INCLUDE) {
@@ -242,6 +270,13 @@ public final class Region implements AutoCloseable {
                 top = heap.top();
                 cell = top == null ? null : top.peek();
             } while (cell != null && scratch.sameRow(top.row()));
+            if (cut) {
+                // The row does not fit what this response may still read: the next one starts with it.
+                result.discardRow();
+                result.resumeRow(scratch.toBytes());
+                break;
+            }
+            examinedBytes += rowExamined;
             scanned++;
             if (filter != null && filter.filterRow()) {
                 result.discardRow();
@@ -282,6 +317,24 @@ public final class Region implements AutoCloseable {
                 offset = next;
             }
         }
+    }
+
+    /** A row key for a message: as text when it is printable ASCII, else in hex; at most 64 characters. */
+    static String printable(byte[] row) {
+        boolean text = true;
+        for (byte b : row) {
+            text &= b >= 0x20 && b < 0x7f;
+        }
+        StringBuilder s = new StringBuilder();
+        if (text) {
+            s.append(new String(row, java.nio.charset.StandardCharsets.US_ASCII));
+        } else {
+            s.append("hex:");
+            for (byte b : row) {
+                s.append(String.format("%02x", b & 0xff));
+            }
+        }
+        return s.length() <= 64 ? s.toString() : s.substring(0, 61) + "...";
     }
 
     private static void closeAll(FileCursor[] cursors) {

@@ -1,17 +1,18 @@
 package io.blockscope.server.rpc;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.blockscope.server.filter.FilterClasses;
+import io.blockscope.server.filter.FilterNotAllowedException;
 import io.blockscope.server.filter.FilterSpec;
 import io.blockscope.server.region.ReadResult;
 import io.blockscope.server.region.Region;
 import io.blockscope.server.region.RegionTimeoutException;
+import io.blockscope.server.region.ScanLimitException;
 import io.blockscope.server.region.ScanSpec;
 import io.blockscope.server.region.Tables;
-import java.io.ByteArrayOutputStream;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -23,11 +24,13 @@ import java.util.Set;
 import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
+import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
  * The RPC endpoints (see docs/rpc.md). Every request is parsed and checked completely before the
@@ -45,16 +48,24 @@ final class RpcHandler extends Handler.Abstract {
             Set.of("start", "stop", "limit", "filter", "maxBytes", "continuation", "keyEncoding", "format");
     private static final String JSON_TYPE = Json.CONTENT_TYPE;
     private static final ObjectMapper MAPPER = Json.MAPPER;
+    private static final String BODY_ATTRIBUTE = "io.blockscope.rpc.body";
 
     private final Tables tables;
     private final RpcLimits limits;
     private final Supplier<Map<String, Object>> statusSource;
     private final ClassLoader filterLoader;
+    private final FilterClasses filterClasses;
     private final RpcMetrics metrics = new RpcMetrics();
 
-    RpcHandler(Tables tables, RpcLimits limits, Supplier<Map<String, Object>> statusSource, ClassLoader filterLoader) {
+    RpcHandler(
+            Tables tables,
+            RpcLimits limits,
+            FilterClasses filterClasses,
+            Supplier<Map<String, Object>> statusSource,
+            ClassLoader filterLoader) {
         this.tables = tables;
         this.limits = limits;
+        this.filterClasses = filterClasses;
         this.statusSource = statusSource;
         this.filterLoader = filterLoader;
     }
@@ -62,6 +73,38 @@ final class RpcHandler extends Handler.Abstract {
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
         metrics.request();
+        if (request.getMethod().equals("POST")
+                && Request.getPathInContext(request).endsWith("/multiget")) {
+            readBodyThenServe(request, response, callback);
+        } else {
+            serve(request, response, callback);
+        }
+        return true;
+    }
+
+    /**
+     * Collects a request body without holding a thread: a slow (or stalled, or {@code Expect:
+     * 100-continue}) sender only holds its connection, for at most --slow-client-timeout, and a
+     * request thread is taken only once the whole body is here.
+     */
+    private void readBodyThenServe(Request request, Response response, Callback callback) {
+        long declared = request.getLength();
+        if (declared > limits.maxRequestBytes()) {
+            metrics.error(413);
+            RpcException e = tooLarge(declared);
+            sendError(response, callback, e.status(), e.reason(), e.getMessage());
+            return;
+        }
+        Scheduler.Task deadline = ConnectionGuards.deadline(request, limits.slowClientTimeout(), "sending the body");
+        int max = (int) Math.min(limits.maxRequestBytes(), Integer.MAX_VALUE - 16);
+        Content.Source.asByteArrayAsync(request, max).whenComplete((body, failure) -> {
+            deadline.cancel();
+            request.setAttribute(BODY_ATTRIBUTE, failure == null ? body : failure);
+            request.getComponents().getExecutor().execute(() -> serve(request, response, callback));
+        });
+    }
+
+    private void serve(Request request, Response response, Callback callback) {
         try {
             route(request, response, callback);
         } catch (RpcException e) {
@@ -80,7 +123,18 @@ final class RpcHandler extends Handler.Abstract {
             metrics.timeout();
             metrics.error(503);
             sendError(response, callback, 503, "timeout", e.getMessage());
-        } catch (RuntimeException e) {
+        } catch (ScanLimitException e) {
+            metrics.error(400);
+            sendError(
+                    response,
+                    callback,
+                    400,
+                    "scan_limit",
+                    e.getMessage() + " (--max-scan-bytes-examined " + e.limit()
+                            + "); raise that serve option to read this row");
+        } catch (Exception e) {
+            // Exception, not Throwable: an Error (OutOfMemoryError, StackOverflowError) is left to Jetty and
+            // the JVM; every block a request holds is released in finally blocks, not here.
             if (e instanceof HttpException http && http.getCode() >= 400 && http.getCode() < 500) {
                 // Jetty's own parse errors, e.g. bad percent-encoding in the query string
                 metrics.error(http.getCode());
@@ -91,7 +145,7 @@ final class RpcHandler extends Handler.Abstract {
                         "bad_request",
                         "malformed request (" + http.getReason()
                                 + "): check the percent-encoding of the query string, or pass keys with keyEncoding=hex");
-                return true;
+                return;
             }
             metrics.error(500);
             sendError(
@@ -102,18 +156,7 @@ final class RpcHandler extends Handler.Abstract {
                     "the server failed on this request (" + e + "); it keeps serving, and the server log has details");
             System.err.println(
                     "[blockscope] request " + request.getMethod() + " " + request.getHttpURI() + " failed: " + e);
-        } catch (Error e) {
-            metrics.error(500);
-            sendError(
-                    response,
-                    callback,
-                    500,
-                    "internal_error",
-                    "the server failed on this request (" + e + "); it keeps serving, and the server log has details");
-            System.err.println(
-                    "[blockscope] request " + request.getMethod() + " " + request.getHttpURI() + " failed: " + e);
         }
-        return true;
     }
 
     private void route(Request request, Response response, Callback callback) throws IOException {
@@ -200,10 +243,9 @@ final class RpcHandler extends Handler.Abstract {
             if (params.get("row") != null) {
                 throw RpcException.badRequest("pass the rows either in the JSON body or as row= parameters, not both");
             }
-            JsonNode body = readJsonBody(request);
-            keys = KeyEncoding.parse(
-                    body.hasNonNull("keyEncoding") ? body.get("keyEncoding").asText() : single(params, "keyEncoding"));
-            rowTexts = rowsOf(body);
+            MultiGetBody body = readBody(request);
+            keys = KeyEncoding.parse(body.keyEncoding != null ? body.keyEncoding : single(params, "keyEncoding"));
+            rowTexts = body.rows;
         } else {
             keys = KeyEncoding.parse(single(params, "keyEncoding"));
             rowTexts = params.getValuesOrEmpty("row");
@@ -238,7 +280,9 @@ final class RpcHandler extends Handler.Abstract {
                 Math.min(positiveLong(params, "maxBytes", limits.maxResponseBytes()), limits.maxResponseBytes());
         FilterSpec filter;
         try {
-            filter = FilterSpec.parse(single(params, "filter"), filterLoader);
+            filter = FilterSpec.parse(single(params, "filter"), filterLoader, filterClasses);
+        } catch (FilterNotAllowedException e) {
+            throw new RpcException(403, "filter_not_allowed", e.getMessage());
         } catch (IllegalArgumentException e) {
             throw RpcException.badRequest(e.getMessage());
         }
@@ -258,7 +302,15 @@ final class RpcHandler extends Handler.Abstract {
             limit = token.remainingRows();
         }
         int maxRows = (int) (limit > 0 ? Math.min(limit, limits.maxScanRows()) : limits.maxScanRows());
-        ScanSpec spec = new ScanSpec(start, stop, filter, maxRows, maxBytes, CellBlock::encodedLength);
+        ScanSpec spec = new ScanSpec(
+                start,
+                stop,
+                filter,
+                maxRows,
+                maxBytes,
+                CellBlock::encodedLength,
+                limits.maxScanRowsExamined(),
+                limits.maxScanBytesExamined());
         ReadResult result = region.scan(spec, deadline(request));
         String continuation = null;
         if (!result.isComplete()) {
@@ -282,7 +334,13 @@ final class RpcHandler extends Handler.Abstract {
             KeyEncoding keys,
             boolean json,
             String continuation) {
+        boolean handedOver = false;
         try {
+            // A client that reads slowly keeps the result's blocks pinned: it gets --slow-client-timeout
+            // to read the response, then loses the connection, and the write's failure releases them.
+            Scheduler.Task deadline =
+                    ConnectionGuards.deadline(request, limits.slowClientTimeout(), "reading the response");
+            Callback done = ConnectionGuards.cancelling(callback, deadline);
             response.setStatus(200);
             response.getHeaders().put("X-Blockscope-Rows", result.rowCount());
             response.getHeaders().put("X-Blockscope-Cells", result.cellCount());
@@ -292,21 +350,21 @@ final class RpcHandler extends Handler.Abstract {
             }
             if (json) {
                 byte[] body = JsonResults.write(region.name(), result, keys, continuation);
-                sendBytes(response, callback, 200, JSON_TYPE, body, result);
+                handedOver = true;
+                sendBytes(response, done, 200, JSON_TYPE, body, result);
             } else {
                 response.getHeaders().put(HttpHeader.CONTENT_TYPE, CellBlock.CONTENT_TYPE);
                 response.getHeaders().put(HttpHeader.CONTENT_LENGTH, CellBlockResponse.bodyLength(result));
-                new CellBlockResponse(
-                                response,
-                                result,
-                                callback,
-                                request.getComponents().getByteBufferPool(),
-                                metrics)
-                        .iterate();
+                CellBlockResponse writer = new CellBlockResponse(
+                        response, result, done, request.getComponents().getByteBufferPool(), metrics);
+                handedOver = true;
+                writer.iterate();
             }
-        } catch (RuntimeException | Error e) {
-            result.release();
-            throw e;
+        } finally {
+            // Until a writer owns the result, this method does: release it on every other path.
+            if (!handedOver) {
+                result.release();
+            }
         }
     }
 
@@ -374,6 +432,12 @@ final class RpcHandler extends Handler.Abstract {
         l.put("maxResponseBytes", limits.maxResponseBytes());
         l.put("requestTimeoutMillis", limits.requestTimeout().toMillis());
         l.put("idleTimeoutMillis", limits.idleTimeout().toMillis());
+        l.put("maxScanRowsExamined", limits.maxScanRowsExamined());
+        l.put("maxScanBytesExamined", limits.maxScanBytesExamined());
+        l.put("slowClientTimeoutMillis", limits.slowClientTimeout().toMillis());
+        l.put("maxConnections", limits.maxConnections());
+        l.put("maxConnectionsPerClient", limits.maxConnectionsPerClient());
+        l.put("allowedFilterClasses", filterClasses.names());
         status.put("limits", l);
         status.put("jvm", JvmStatus.snapshot());
         return status;
@@ -489,58 +553,24 @@ final class RpcHandler extends Handler.Abstract {
         return request.getHeadersNanoTime() + limits.requestTimeout().toNanos();
     }
 
-    private JsonNode readJsonBody(Request request) {
-        long declared = request.getLength();
-        if (declared > limits.maxRequestBytes()) {
-            throw tooLarge(declared);
-        }
-        byte[] body;
-        try (InputStream in = Request.asInputStream(request)) {
-            body = readAtMost(in, limits.maxRequestBytes());
-        } catch (IOException e) {
-            throw RpcException.badRequest("could not read the request body: " + e.getMessage());
-        }
-        if (body == null) {
-            throw tooLarge(-1);
-        }
-        if (body.length == 0) {
-            throw RpcException.badRequest("empty request body; send JSON {\"rows\": [\"row1\", ...]}");
+    /** The multi-get body {@link #readBodyThenServe} collected, parsed as a token stream (see {@link MultiGetBody}). */
+    private MultiGetBody readBody(Request request) {
+        Object body = request.getAttribute(BODY_ATTRIBUTE);
+        if (body instanceof Throwable failure) {
+            if (failure instanceof IllegalArgumentException) {
+                // asByteArrayAsync's answer to a body past its size limit (one without Content-Length)
+                throw tooLarge(-1);
+            }
+            throw RpcException.badRequest("could not read the request body: " + firstLine(String.valueOf(failure)));
         }
         try {
-            JsonNode node = MAPPER.readTree(body);
-            if (node == null || !node.isObject()) {
-                throw RpcException.badRequest("request body must be a JSON object {\"rows\": [\"row1\", ...]}");
-            }
-            return node;
+            return MultiGetBody.read(
+                    new ByteArrayInputStream((byte[]) body), limits.maxRequestBytes(), limits.maxMultiGetRows());
+        } catch (MultiGetBody.TooLarge e) {
+            throw tooLarge(-1);
         } catch (IOException e) {
-            throw RpcException.badRequest("request body is not valid JSON (" + firstLine(e.getMessage())
-                    + "); send {\"rows\": [\"row1\", ...]}");
+            throw RpcException.badRequest("could not read the request body: " + firstLine(e.getMessage()));
         }
-    }
-
-    private static List<String> rowsOf(JsonNode body) {
-        for (var it = body.fieldNames(); it.hasNext(); ) {
-            String field = it.next();
-            if (!field.equals("rows") && !field.equals("keyEncoding")) {
-                throw RpcException.badRequest("unknown field '" + KeyEncoding.abbreviate(field)
-                        + "' in the body; accepted: rows, keyEncoding");
-            }
-        }
-        JsonNode rows = body.get("rows");
-        if (rows == null || !rows.isArray()) {
-            throw RpcException.badRequest("the body needs a 'rows' array of row keys: {\"rows\": [\"row1\", ...]}");
-        }
-        List<String> out = new ArrayList<>(rows.size());
-        for (int i = 0; i < rows.size(); i++) {
-            JsonNode row = rows.get(i);
-            if (!row.isTextual()) {
-                throw RpcException.badRequest(
-                        "rows[" + i + "] is " + row.getNodeType().name().toLowerCase(java.util.Locale.ROOT)
-                                + ", not a string; row keys are strings in the request's keyEncoding");
-            }
-            out.add(row.asText());
-        }
-        return out;
     }
 
     private RpcException tooLarge(long declared) {
@@ -549,22 +579,6 @@ final class RpcHandler extends Handler.Abstract {
                 "request_too_large",
                 "request body " + (declared > 0 ? "of " + declared + " bytes " : "") + "exceeds the limit of "
                         + limits.maxRequestBytes() + " bytes; send fewer rows per request");
-    }
-
-    /** The stream's bytes, or null when there are more than {@code max}. */
-    private static byte[] readAtMost(InputStream in, long max) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] buffer = new byte[8192];
-        long total = 0;
-        int n;
-        while ((n = in.read(buffer)) > 0) {
-            total += n;
-            if (total > max) {
-                return null;
-            }
-            out.write(buffer, 0, n);
-        }
-        return out.toByteArray();
     }
 
     private static String firstLine(String message) {

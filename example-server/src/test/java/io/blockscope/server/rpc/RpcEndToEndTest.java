@@ -49,6 +49,8 @@ class RpcEndToEndTest {
                     "256m",
                     "--data",
                     dir.toString(),
+                    "--allow-filter-classes",
+                    "io.blockscope.server.filter.EvenRowsFilter",
                     "--deploy",
                     "cbc-offheap",
                     "--read-path",

@@ -21,7 +21,6 @@ public final class BasicAuthorization {
     public static final String CHALLENGE = "Basic realm=\"blockscope\", charset=\"UTF-8\"";
 
     private static final int MAX_REMEMBERED = 8;
-    private static final Hex HEX = new Hex();
 
     private final Credentials credentials;
     private final Set<String> accepted = ConcurrentHashMap.newKeySet();
@@ -59,7 +58,7 @@ public final class BasicAuthorization {
 
     private static String sha256(String s) {
         try {
-            return HEX.formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+            return Hex.format(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has SHA-256", e);
         }

@@ -74,7 +74,6 @@ public final class PasswordHash {
                     + " sha256:SALT_HEX:HASH_HEX or sha512:SALT_HEX:HASH_HEX";
     private static final int MIN_SALT_BYTES = 8;
     private static final int MAX_ITERATIONS = 10_000_000;
-    private static final Hex HEX = new Hex();
 
     private final Algorithm algorithm;
     private final int iterations;
@@ -156,8 +155,8 @@ public final class PasswordHash {
     public String toString() {
         return algorithm.label
                 + (algorithm.iterated() ? ":" + iterations : "")
-                + ":" + HEX.formatHex(salt)
-                + ":" + HEX.formatHex(hash);
+                + ":" + Hex.format(salt)
+                + ":" + Hex.format(hash);
     }
 
     private static byte[] derive(Algorithm algorithm, int iterations, byte[] salt, char[] password) {
@@ -188,7 +187,7 @@ public final class PasswordHash {
 
     private static byte[] hex(String digits, String what) {
         try {
-            return HEX.parseHex(digits);
+            return Hex.parse(digits);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("password hash " + what + " must be an even number of hex digits");
         }

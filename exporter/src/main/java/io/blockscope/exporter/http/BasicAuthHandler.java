@@ -1,6 +1,6 @@
 package io.blockscope.exporter.http;
 
-import io.blockscope.exporter.auth.BasicAuthorization;
+import io.blockscope.exporter.auth.AuthGate;
 import io.blockscope.exporter.auth.Credentials;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
@@ -11,28 +11,36 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * HTTP basic authentication for everything but {@code /-/healthy} (a liveness probe learns nothing
- * from it and often cannot send credentials). The check itself is {@link BasicAuthorization}.
+ * from it and often cannot send credentials). What a header costs, and who is throttled, is {@link
+ * AuthGate}'s business; this class only maps its verdict to 401 or 429.
  */
 final class BasicAuthHandler extends Handler.Wrapper {
 
-    private final BasicAuthorization authorization;
+    private static final String CHALLENGE = "Basic realm=\"blockscope\", charset=\"UTF-8\"";
+
+    private final AuthGate gate;
 
     BasicAuthHandler(Credentials credentials, Handler next) {
         super(next);
-        this.authorization = new BasicAuthorization(credentials);
+        this.gate = new AuthGate(credentials);
     }
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
-        if (MetricsHandler.HEALTHY.equals(Request.getPathInContext(request))
-                || authorized(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
+        if (MetricsHandler.HEALTHY.equals(Request.getPathInContext(request))) {
             return super.handle(request, response, callback);
         }
-        response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, BasicAuthorization.CHALLENGE);
+        String client = Request.getRemoteAddr(request);
+        AuthGate.Verdict verdict = gate.check(request.getHeaders().get(HttpHeader.AUTHORIZATION), client);
+        if (verdict == AuthGate.Verdict.ALLOWED) {
+            return super.handle(request, response, callback);
+        }
+        if (verdict == AuthGate.Verdict.THROTTLED) {
+            response.getHeaders().put(HttpHeader.RETRY_AFTER, gate.retryAfterSeconds(client));
+            return MetricsHandler.plain(
+                    response, callback, HttpStatus.TOO_MANY_REQUESTS_429, "Too many failed logins; retry later.\n");
+        }
+        response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, CHALLENGE);
         return MetricsHandler.plain(response, callback, HttpStatus.UNAUTHORIZED_401, "Unauthorized.\n");
-    }
-
-    boolean authorized(String header) {
-        return authorization.authorized(header);
     }
 }

@@ -80,7 +80,7 @@ public final class MetricsServer implements Endpoint {
         if (config.credentials() != null) {
             handler = new BasicAuthHandler(config.credentials(), handler);
         }
-        server.setHandler(handler);
+        server.setHandler(JettyLimits.apply(server, connector, http, handler));
         try {
             server.start();
         } catch (Exception | Error e) {

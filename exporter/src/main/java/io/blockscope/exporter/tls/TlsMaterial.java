@@ -55,7 +55,15 @@ public final class TlsMaterial {
             for (String alias : Collections.list(store.aliases())) {
                 if (store.isKeyEntry(alias)) {
                     keys++;
-                    store.getKey(alias, secret);
+                    java.security.Key key = store.getKey(alias, secret);
+                    Certificate leaf = store.getCertificate(alias);
+                    if (leaf == null
+                            || !(key instanceof PrivateKey)
+                            || !KeyMatch.matches((PrivateKey) key, leaf.getPublicKey())) {
+                        throw new IllegalArgumentException("tls.keystore " + file.toAbsolutePath()
+                                + ": the private key of entry '" + alias
+                                + "' does not match its certificate; rebuild the keystore from the matching pair");
+                    }
                 }
             }
             if (keys != 1) {
@@ -77,6 +85,12 @@ public final class TlsMaterial {
         List<X509Certificate> chain = Pem.certificates(read(certFile, "tls.cert"), "tls.cert " + certFile);
         String algorithm = chain.get(0).getPublicKey().getAlgorithm();
         PrivateKey key = Pem.privateKey(read(keyFile, "tls.key"), algorithm, "tls.key " + keyFile);
+        if (!KeyMatch.matches(key, chain.get(0).getPublicKey())) {
+            throw new IllegalArgumentException("tls.key " + keyFile.toAbsolutePath()
+                    + " does not match the certificate in tls.cert " + certFile.toAbsolutePath()
+                    + ": give the key the certificate was issued for (compare: openssl x509 -noout -pubkey -in CERT"
+                    + " and openssl pkey -pubout -in KEY)");
+        }
         char[] secret = new char[0];
         try {
             KeyStore store = KeyStore.getInstance("PKCS12");
@@ -119,7 +133,7 @@ public final class TlsMaterial {
 
     private static String read(Path file, String option) {
         try {
-            return Files.readString(readable(file, option), StandardCharsets.ISO_8859_1);
+            return new String(Files.readAllBytes(readable(file, option)), StandardCharsets.ISO_8859_1);
         } catch (IOException e) {
             throw new IllegalArgumentException(option + " " + file + " cannot be read: " + e.getMessage());
         }

@@ -66,7 +66,9 @@ class LivePageIT {
                         "--l1-size",
                         "16m",
                         "--demo-control",
-                        control.toString())) {
+                        control.toString(),
+                        "--allow-filter-classes",
+                        FILTER)) {
             String url = server.awaitOut(Pattern.compile("blockscope-example-server listening on (http://\\S+)"));
             int agentPort =
                     Integer.parseInt(server.awaitErr(Pattern.compile("metrics at http://[^:]+:(\\d+)/metrics")));

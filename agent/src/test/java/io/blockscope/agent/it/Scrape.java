@@ -57,6 +57,14 @@ final class Scrape {
         return v == null ? 0 : v;
     }
 
+    /** The sum of every series named {@code name}, whatever its labels (0 when there is none). */
+    double sum(String name) {
+        return series.entrySet().stream()
+                .filter(e -> e.getKey().equals(name) || e.getKey().startsWith(name + "{"))
+                .mapToDouble(Map.Entry::getValue)
+                .sum();
+    }
+
     /** The number of series whose name starts with {@code prefix}. */
     long seriesCount(String prefix) {
         return series.keySet().stream().filter(k -> k.startsWith(prefix)).count();

@@ -99,7 +99,8 @@ class ServerRpcIT {
             assertTrue(
                     scrape.count("blockscope_block_cache_gets_total", "tier", "l2", "result", "hit") > 0,
                     scrape.text());
-            assertEquals(0, scrape.count("blockscope_block_leaks_total"));
+            // leaks carry site and reason labels: the sum over all of them, not a bare-name lookup
+            assertEquals(0, scrape.sum("blockscope_block_leaks_total"), scrape.text());
 
             assertEquals(500, scrape.value("blockscope_copy_to_heap_total", "component", "value"));
             assertEquals(500L * VALUE_SIZE, scrape.value("blockscope_copy_to_heap_bytes_total", "component", "value"));

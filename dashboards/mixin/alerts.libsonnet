@@ -6,7 +6,7 @@
 // problem lasts, so they are annotations.
 {
   local c = $._config,
-  local forOf(name) = if c.forShort then c.shortFor else c['for'][name],
+  local forOf(name) = if c.forShort then c.shortFor else c.alertFor[name],
   local keepOf(name) = if c.forShort then c.shortFor else c.keepFiringFor[name],
 
   // "cluster='%s',job='%s',instance='%s'" and "$labels.cluster $labels.job $labels.instance": the

@@ -27,7 +27,7 @@
     bucketCacheFullRatio: 0.98,
 
     // --- How long a condition must hold (for) and keep firing after it clears (keep_firing_for) --------
-    'for': {
+    alertFor: {
       BlockscopeHotCopyPath: '10m',
       BlockscopeBlockRefLeak: '1m',
       BlockscopeBlockRefsGrowing: '30m',

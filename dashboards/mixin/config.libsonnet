@@ -60,6 +60,10 @@
       port: 9404,
       jobName: 'blockscope',  // the job label the monitors give the targets: must match _config.job
       scrapeInterval: '15s',
+      // true adds scrapeNativeHistograms: true to the monitors (Prometheus 3.9+ needs it for native
+      // histograms; only Prometheus Operator versions with that field accept it). The rules and
+      // dashboards work without it, from the classic series.
+      scrapeNativeHistograms: false,
       ruleLabels: { release: 'prometheus' },  // what your Prometheus' ruleSelector matches
       monitorLabels: { release: 'prometheus' },  // what its podMonitorSelector/serviceMonitorSelector match
       dashboardFolder: 'blockscope',  // grafana_folder annotation (sidecar folderAnnotation)

@@ -17,6 +17,7 @@ function(mixin)
     interval: k.scrapeInterval,
     relabelings: [{ targetLabel: 'job', replacement: k.jobName, action: 'replace' }],
   };
+  local nativeHistograms = if k.scrapeNativeHistograms then { scrapeNativeHistograms: true } else {};
   {
     about: {
       'podmonitor.yaml': 'Scrapes the agent on every RegionServer pod (Prometheus Operator).',
@@ -34,7 +35,7 @@ function(mixin)
           selector: { matchLabels: k.podSelector },
           namespaceSelector: { matchNames: [k.namespace] },
           podMetricsEndpoints: [endpoint],
-        },
+        } + nativeHistograms,
       }],
       'servicemonitor.yaml': [
         {
@@ -55,7 +56,7 @@ function(mixin)
             selector: { matchLabels: k.podSelector },
             namespaceSelector: { matchNames: [k.namespace] },
             endpoints: [endpoint],
-          },
+          } + nativeHistograms,
         },
       ],
       'prometheusrule.yaml': [{

@@ -124,7 +124,10 @@ class MixinRenderTest {
     @Test
     void nestedOverridesMergeAsDocumented(@TempDir Path out) throws IOException {
         // The example of docs/dashboards.md: +: merges into a nested field instead of replacing it.
-        Mixin.render("{k8s+: {namespace: 'hbase-prod'}, alertFor+: {BlockscopeHotCopyPath: '15m'}}", out);
+        Mixin.render(
+                "{k8s+: {namespace: 'hbase-prod', scrapeNativeHistograms: true},"
+                        + " alertFor+: {BlockscopeHotCopyPath: '15m'}}",
+                out);
         java.util.Map<String, String> fors = new java.util.HashMap<>();
         RuleFile.read(out.resolve("alerts.yml")).alertRules().forEach(r -> fors.put(r.name(), r.forDuration()));
         assertEquals("15m", fors.get("BlockscopeHotCopyPath"));
@@ -132,6 +135,11 @@ class MixinRenderTest {
         String podMonitor = Files.readString(out.resolve("k8s/podmonitor.yaml"));
         assertTrue(podMonitor.contains("namespace: \"hbase-prod\""), podMonitor);
         assertTrue(podMonitor.contains("port: \"blockscope\""), "the other k8s settings must stay: " + podMonitor);
+        // Prometheus 3.9+ behind the Operator: the monitors ask for native histograms (off by default,
+        // older Operators reject the field).
+        assertTrue(podMonitor.contains("scrapeNativeHistograms: true"), podMonitor);
+        assertFalse(
+                Files.readString(defaultRender.resolve("k8s/podmonitor.yaml")).contains("scrapeNativeHistograms"));
     }
 
     @Test

@@ -2,6 +2,7 @@
 # Installs what the dashboards module's tests need beyond Maven, on a fresh Debian machine (as root),
 # idempotently and without questions:
 #   - prometheus + promtool (Debian package): rule checks, rule unit tests, the end-to-end Prometheus;
+#   - jsonnet and python3 (Debian packages) when missing: render the mixin (render.sh, MixinRenderTest, the e2e test);
 #   - node + npm (Debian packages) when missing;
 #   - the pinned Grafana schema (@grafana/schema) and TypeScript compiler from the npm registry, into
 #     dashboards/schema/node_modules, exactly as locked in dashboards/schema/package-lock.json.
@@ -11,6 +12,8 @@ export DEBIAN_FRONTEND=noninteractive
 
 missing=()
 command -v promtool >/dev/null 2>&1 && command -v prometheus >/dev/null 2>&1 || missing+=(prometheus)
+command -v jsonnet >/dev/null 2>&1 || python3 -c 'import _jsonnet' >/dev/null 2>&1 || missing+=(jsonnet)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
@@ -36,4 +39,5 @@ else
 fi
 
 promtool --version 2>&1 | head -1
+if command -v jsonnet >/dev/null 2>&1; then jsonnet --version; else echo "jsonnet: PyPI module _jsonnet"; fi
 echo "node $(node --version), @grafana/schema $(node -p "require('$schema/node_modules/@grafana/schema/package.json').version")"

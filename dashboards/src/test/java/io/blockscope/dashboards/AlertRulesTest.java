@@ -23,7 +23,12 @@ import org.junit.jupiter.api.io.TempDir;
 class AlertRulesTest {
 
     private static final Set<String> SEVERITIES = Set.of("critical", "warning", "info");
-    private static final Pattern RUNBOOK = Pattern.compile("^docs/runbooks\\.md#([a-z0-9-]+)$");
+    /** The default _config's runbookURLPattern: absolute, so the link works from any Prometheus. */
+    private static final Pattern RUNBOOK =
+            Pattern.compile("^https://github\\.com/blockscope/blockscope/blob/main/docs/runbooks\\.md#([a-z0-9-]+)$");
+    /** How each runbook section states the alert's severity and why. */
+    private static final Pattern SEVERITY_LINE = Pattern.compile("\\*\\*Severity: (critical|warning|info)\\*\\*");
+
     private static final Pattern DASHBOARD_URL = Pattern.compile(
             "^http://localhost:3000/d/([a-z0-9-]+)/[a-z0-9-]+\\?var-job=\\{\\{ \\$labels\\.job }}&var-instance=\\{\\{ \\$labels\\.instance }}&viewPanel=(\\d+)$");
 
@@ -69,6 +74,17 @@ class AlertRulesTest {
     }
 
     @Test
+    void aTargetDownIsAWarningNotAPage() {
+        // The usual convention (kube-prometheus' TargetDown, node-mixin): a target that cannot be scraped
+        // opens a ticket; what pages is the symptom the service's own alerts see.
+        RuleFile.Rule scrape = alerts.alertRules().stream()
+                .filter(r -> r.name().equals("BlockscopeScrapeFailing"))
+                .findFirst()
+                .orElseThrow();
+        assertEquals("warning", scrape.labels().get("severity"));
+    }
+
+    @Test
     void everyRecordingRuleIsTested() throws IOException {
         Set<String> tested = new LinkedHashSet<>(NativeHistogramRulesIT.RULES_TESTED_THERE);
         for (JsonNode test : unitTests().path("tests")) {
@@ -77,6 +93,7 @@ class AlertRulesTest {
             }
         }
         Set<String> untested = new LinkedHashSet<>(records.recordedNames());
+        untested.addAll(alerts.recordedNames());
         untested.removeAll(tested);
         assertEquals(
                 Set.of(),
@@ -101,12 +118,20 @@ class AlertRulesTest {
             }
             Matcher runbook = RUNBOOK.matcher(alert.annotations().getOrDefault("runbook_url", ""));
             if (!runbook.matches()) {
-                problems.add(alert.name() + ": runbook_url must be docs/runbooks.md#<anchor>");
+                problems.add(alert.name() + ": runbook_url must be " + RUNBOOK.pattern());
             } else if (!anchors.contains(runbook.group(1))) {
                 problems.add(alert.name() + ": docs/runbooks.md has no section #" + runbook.group(1));
             } else if (!runbook.group(1).equals(alert.name().toLowerCase(Locale.ROOT))) {
                 problems.add(alert.name() + ": runbook_url should point at its own section #"
                         + alert.name().toLowerCase(Locale.ROOT));
+            } else {
+                Matcher stated = SEVERITY_LINE.matcher(MarkdownAnchors.section(runbooks, runbook.group(1)));
+                if (!stated.find()) {
+                    problems.add(alert.name() + ": its runbook section does not state **Severity: ...**");
+                } else if (!stated.group(1).equals(severity)) {
+                    problems.add(
+                            alert.name() + ": runbook says severity " + stated.group(1) + ", the rule " + severity);
+                }
             }
             Matcher url = DASHBOARD_URL.matcher(alert.annotations().getOrDefault("dashboard_url", ""));
             if (!url.matches()) {

@@ -108,6 +108,20 @@ class DashboardStructureTest {
 
     @ParameterizedTest
     @MethodSource("dashboards")
+    void jobVariableListsOnlyBlockscopeTargetsAndAllMeansThem(GrafanaDashboard d) {
+        // "All" must not widen to .* : a fleet count of up{job=~".*"} counts every target of every job.
+        JsonNode job = d.variable("job");
+        String selector = GrafanaDashboard.labelValuesSelector(GrafanaDashboard.variableQuery(job));
+        assertTrue(
+                selector.startsWith("blockscope_exporter_build_info{") && selector.contains("job=~\"blockscope.*\""),
+                d.fileName() + ": $job must list the _config job's targets that export blockscope: " + selector);
+        assertTrue(
+                !job.has("allValue") || job.path("allValue").isNull(),
+                d.fileName() + ": $job's All must be the listed jobs, not " + job.path("allValue"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("dashboards")
     void panelsHaveUniqueIdsDescriptionsUnitsAndTheDatasourceVariable(GrafanaDashboard d) {
         List<String> problems = new ArrayList<>();
         Set<Integer> ids = new HashSet<>();
@@ -235,6 +249,28 @@ class DashboardStructureTest {
             }
         }
         assertEquals(List.of(), problems, d.fileName());
+    }
+
+    @Test
+    void everyNativeHistogramQueryFallsBackToTheClassicSeries() {
+        // Prometheus 3 without scrape_native_histograms, or 2.x without the feature flag, stores only the
+        // classic _bucket/_sum/_count series: a native-only query would come up empty there.
+        Set<String> nativeHistograms = Set.of("blockscope_gc_pause_seconds", "blockscope_block_hold_seconds");
+        Map<String, String> expressions = MetricNamesTest.expressions(GrafanaDashboard.all());
+        List<String> nativeOnly = new ArrayList<>();
+        expressions.forEach((where, expr) -> {
+            for (String name : PromQl.metricNames(expr)) {
+                if (nativeHistograms.contains(name)
+                        && !(Pattern.compile("\\sor\\s").matcher(expr).find()
+                                && (expr.contains(name + "_bucket")
+                                        || expr.contains(name + "_sum")
+                                        || expr.contains(name + "_count")))) {
+                    nativeOnly.add(where + ": " + expr);
+                }
+            }
+        });
+        assertEquals(List.of(), nativeOnly);
+        assertTrue(expressions.values().stream().anyMatch(e -> e.contains("blockscope_gc_pause_seconds_bucket")));
     }
 
     @Test

@@ -18,14 +18,22 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The whole chain, for real: the example server (zero-copy read path) runs with the built agent, a real
- * Prometheus (Debian's package, loopback, 1 s scrape, native histograms) scrapes it with our recording
- * rules and alerts ({@code for:} shortened), and PE drives scans through a deliberately copying
- * filter, then random reads, over RPC. Then:
+ * The whole chain, for real: the example server (zero-copy read path) runs with the built agent, and two
+ * real Prometheus servers (Debian's package, loopback, 1 s scrape) scrape it:
  * <ul>
- *   <li>BlockscopeHotCopyPath fires with {@code site} naming the copying filter class;</li>
- *   <li>every expression of both dashboards, taken from their JSON, returns data.</li>
+ *   <li>"default": native histograms on, job {@code blockscope}, the checked-in rules ({@code for:}
+ *       shortened) and dashboards; it also scrapes itself as job {@code prometheus};</li>
+ *   <li>"custom": native histograms off (classic series only, as a default Prometheus 3 stores them),
+ *       job {@code hbase-regionserver} with a {@code cluster} label, and the mixin rendered for exactly
+ *       that ({@link Mixin#CUSTOM_CONFIG} plus forShort).</li>
  * </ul>
+ * PE drives scans through a deliberately copying filter, then random reads, over RPC. Then, on both:
+ * <ul>
+ *   <li>BlockscopeHotCopyPath fires with its {@code site} annotation naming the copying filter class;</li>
+ *   <li>every expression of both dashboards, taken from their JSON, returns data;</li>
+ * </ul>
+ * and the fleet dashboard's "All" jobs are the blockscope jobs only: its "instances up" counts the
+ * server, not Prometheus' own target.
  * Needs the reactor's agent and example-server jars (the pom passes their paths) and prometheus on PATH.
  */
 class DashboardsEndToEndIT {
@@ -54,6 +62,7 @@ class DashboardsEndToEndIT {
         String classPath = serverJar + File.pathSeparator + filterClasses;
         Path alerts = dir.resolve("alerts.yml");
         RuleFile.alerts().writeWithFor(alerts, f -> "1s");
+        Path custom = Mixin.render("{forShort: true, " + Mixin.CUSTOM_FIELDS + "}", dir.resolve("custom"));
 
         try (ChildProcess server = ChildProcess.start(
                 "example-server",
@@ -82,17 +91,27 @@ class DashboardsEndToEndIT {
                 LISTENING)) {
             String url = server.awaitLine(Duration.ofSeconds(90)).group(1);
 
-            try (PrometheusServer prometheus =
-                    PrometheusServer.start(dir, List.of(target), List.of(ModulePaths.recordingRules(), alerts))) {
-                assertTrue(
-                        PrometheusServer.await(
-                                Duration.ofSeconds(30),
-                                () -> prometheus
-                                                .query("up{job=\"blockscope\"} == 1")
-                                                .size()
-                                        == 1),
-                        "Prometheus cannot scrape the agent at " + target + ": " + prometheus.query("up") + "\n"
-                                + server.tail());
+            try (PrometheusServer prometheus = PrometheusServer.start(
+                            dir.resolve("prometheus-default"),
+                            List.of(target),
+                            List.of(ModulePaths.recordingRules(), alerts),
+                            new PrometheusServer.Options(PrometheusServer.JOB, Map.of(), true, true));
+                    PrometheusServer classic = PrometheusServer.start(
+                            dir.resolve("prometheus-custom"),
+                            List.of(target),
+                            List.of(custom.resolve("recording-rules.yml"), custom.resolve("alerts.yml")),
+                            new PrometheusServer.Options(
+                                    Mixin.CUSTOM_JOB, Map.of("cluster", Mixin.CUSTOM_CLUSTER), false, false))) {
+                for (PrometheusServer p : List.of(prometheus, classic)) {
+                    assertTrue(
+                            PrometheusServer.await(
+                                    Duration.ofSeconds(30),
+                                    () -> p.query("up{instance=\"" + target + "\"} == 1")
+                                                    .size()
+                                            == 1),
+                            "Prometheus cannot scrape the agent at " + target + ": " + p.query("up") + "\n"
+                                    + server.tail());
+                }
                 Instant loadStart = Instant.now();
                 // One PE at a time: each checks at its end that the server holds no block references.
                 try (ChildProcess scans =
@@ -100,10 +119,11 @@ class DashboardsEndToEndIT {
                     assertTrue(
                             PrometheusServer.await(
                                     LOAD.plusSeconds(30),
-                                    () -> hotCopySites(prometheus).contains(FILTER)),
+                                    () -> hotCopySites(prometheus).contains(FILTER)
+                                            && hotCopySites(classic).contains(FILTER)),
                             "BlockscopeHotCopyPath did not fire naming " + FILTER + "; firing sites "
-                                    + hotCopySites(prometheus)
-                                    + ", top copy sites "
+                                    + hotCopySites(prometheus) + " (default), " + hotCopySites(classic)
+                                    + " (custom), top copy sites "
                                     + prometheus.query("topk(3, instance_site:blockscope_copy_site_bytes:rate1m)")
                                     + "\nscans:\n" + scans.tail() + "\nserver:\n" + server.tail());
                     System.out.println("[e2e] BlockscopeHotCopyPath firing after "
@@ -116,20 +136,33 @@ class DashboardsEndToEndIT {
                     int readsExit = reads.awaitExit(READS.plusSeconds(60));
                     assertEquals(0, readsExit, "PE reads exited with " + readsExit + ":\n" + reads.tail());
                 }
-                assertEveryDashboardQueryReturnsData(prometheus, target, loadStart);
+                assertEveryDashboardQueryReturnsData(
+                        prometheus,
+                        GrafanaDashboard.all(),
+                        Map.of("job", PrometheusServer.JOB, "instance", target),
+                        loadStart,
+                        "default, native histograms");
+                assertEveryDashboardQueryReturnsData(
+                        classic,
+                        GrafanaDashboard.all(custom.resolve("grafana")),
+                        Map.of("cluster", Mixin.CUSTOM_CLUSTER, "job", Mixin.CUSTOM_JOB, "instance", target),
+                        loadStart,
+                        "custom _config, classic histograms");
+                assertFleetAllMeansBlockscopeJobsOnly(prometheus);
             }
         }
     }
 
     /** Each query, variables resolved for this server, as a range query over the load: some numeric sample. */
     private static void assertEveryDashboardQueryReturnsData(
-            PrometheusServer prometheus, String target, Instant loadStart) {
+            PrometheusServer prometheus,
+            List<GrafanaDashboard> dashboards,
+            Map<String, String> server,
+            Instant loadStart,
+            String which) {
         Instant end = Instant.now();
-        Map<String, String> variables = new HashMap<>(Map.of(
-                "job",
-                PrometheusServer.JOB,
-                "instance",
-                target,
+        Map<String, String> variables = new HashMap<>(server);
+        variables.putAll(Map.of(
                 // Grafana's $__rate_interval is at least four scrape intervals: 4 s here.
                 "__rate_interval",
                 "4s",
@@ -139,7 +172,7 @@ class DashboardsEndToEndIT {
                 (Duration.between(loadStart, end).toSeconds() + 1) + "s"));
         List<String> empty = new ArrayList<>();
         int checked = 0;
-        for (GrafanaDashboard dashboard : GrafanaDashboard.all()) {
+        for (GrafanaDashboard dashboard : dashboards) {
             for (GrafanaDashboard.Query query : dashboard.queries()) {
                 String expr = PromQl.resolveGrafanaVariables(query.expr(), variables);
                 JsonNode result =
@@ -151,18 +184,45 @@ class DashboardsEndToEndIT {
             }
         }
         assertTrue(checked > 40, "expected the dashboards' queries, found " + checked);
-        assertEquals(List.of(), empty, "dashboard queries without data from the real server");
-        System.out.println("[e2e] all " + checked + " dashboard queries returned data for " + target);
+        assertEquals(List.of(), empty, which + ": dashboard queries without data from the real server");
+        System.out.println("[e2e] " + which + ": all " + checked + " dashboard queries returned data for " + server);
     }
 
-    /** The classes named by the site labels of firing BlockscopeHotCopyPath alerts. */
+    /**
+     * The fleet's $job with "All" selected, resolved as Grafana does (the listed values as a regex): only
+     * the blockscope job, so "instances up" counts the server and not Prometheus' own target.
+     */
+    private static void assertFleetAllMeansBlockscopeJobsOnly(PrometheusServer prometheus) {
+        GrafanaDashboard fleet = GrafanaDashboard.read(ModulePaths.fleetDashboard());
+        String jobs = GrafanaDashboard.labelValuesSelector(GrafanaDashboard.variableQuery(fleet.variable("job")));
+        List<String> listed = new ArrayList<>();
+        prometheus
+                .query("group by (job) (" + jobs + ")")
+                .forEach(s -> listed.add(s.path("metric").path("job").asText()));
+        assertEquals(List.of(PrometheusServer.JOB), listed, "the fleet's $job lists other jobs");
+        assertEquals(2.0, number(prometheus.query("count(up == 1)")), "Prometheus scrapes the server and itself");
+        GrafanaDashboard.Query instancesUp = fleet.queries().stream()
+                .filter(q -> q.panelId() == 2)
+                .findFirst()
+                .orElseThrow();
+        String expr = PromQl.resolveGrafanaVariables(
+                instancesUp.expr(), Map.of("job", "(" + String.join("|", listed) + ")", "instance", ".*"));
+        assertEquals(1.0, number(prometheus.query(expr)), instancesUp.where() + " with All: " + expr);
+    }
+
+    private static double number(JsonNode result) {
+        assertEquals(1, result.size(), result.toString());
+        return Double.parseDouble(result.path(0).path("value").path(1).asText());
+    }
+
+    /** The classes named by the site annotations of firing BlockscopeHotCopyPath alerts. */
     private static List<String> hotCopySites(PrometheusServer prometheus) {
         List<String> sites = new ArrayList<>();
         for (JsonNode alert : prometheus.alerts()) {
             if ("BlockscopeHotCopyPath"
                             .equals(alert.path("labels").path("alertname").asText())
                     && "firing".equals(alert.path("state").asText())) {
-                sites.add(alert.path("labels").path("site").asText());
+                sites.add(alert.path("annotations").path("site").asText());
             }
         }
         return sites.stream().map(s -> s.replaceAll("\\.[^.]+(:\\d+)?$", "")).toList();

@@ -44,7 +44,13 @@ final class GrafanaDashboard {
     }
 
     static List<GrafanaDashboard> all() {
-        return List.of(read(ModulePaths.serverDashboard()), read(ModulePaths.fleetDashboard()));
+        return all(ModulePaths.dashboards().resolve("grafana"));
+    }
+
+    /** Both dashboards of a render's {@code grafana/} folder. */
+    static List<GrafanaDashboard> all(Path grafanaDir) {
+        return List.of(
+                read(grafanaDir.resolve("offheap-read-path.json")), read(grafanaDir.resolve("fleet-overview.json")));
     }
 
     String fileName() {

@@ -1,5 +1,6 @@
 package io.blockscope.dashboards;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,12 +18,15 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The GC recording rules and alerts over native histograms, in a real Prometheus: promtool 2.42 cannot
- * load native histograms in unit tests. Two fixture endpoints export {@code blockscope_gc_pause_seconds}
+ * The GC recording rules and alerts over native histograms, in a real Prometheus (promtool 2.42 cannot
+ * load native histograms in unit tests), and over the classic series of the same histograms when
+ * Prometheus runs without native histograms (Prometheus 2.x without the feature flag, 3.x without
+ * scrape_native_histograms): the rules fall back to _bucket and _sum. Two fixture endpoints export {@code blockscope_gc_pause_seconds}
  * (through client_java's protobuf writer, as the exporter does) and, once Prometheus has scraped them at
  * zero, record one known batch of pauses each:
  * <ul>
@@ -40,8 +44,10 @@ class NativeHistogramRulesIT {
     static final Set<String> RULES_TESTED_THERE =
             Set.of("instance:blockscope_gc_pause_seconds:p99_rate5m", "instance:blockscope_gc_pause_time:ratio_rate5m");
 
-    @Test
-    void gcRulesAndAlertsWorkOnNativeHistograms(@TempDir Path dir) throws Exception {
+    @ParameterizedTest(name = "native histograms {0}")
+    @ValueSource(booleans = {true, false})
+    void gcRulesAndAlertsWorkOnNativeAndClassicHistograms(boolean nativeHistograms, @TempDir Path dir)
+            throws Exception {
         Fixture busy = Fixture.start();
         Fixture spiky = Fixture.start();
         // Create the series at zero before the first scrape, so rate() sees every observation below.
@@ -51,16 +57,20 @@ class NativeHistogramRulesIT {
         Path alerts = dir.resolve("alerts.yml");
         RuleFile.alerts().writeWithFor(alerts, f -> "0s");
         try (PrometheusServer prometheus = PrometheusServer.start(
-                dir, List.of(busy.target(), spiky.target()), List.of(ModulePaths.recordingRules(), alerts))) {
+                dir.resolve("prometheus"),
+                List.of(busy.target(), spiky.target()),
+                List.of(ModulePaths.recordingRules(), alerts),
+                new PrometheusServer.Options(PrometheusServer.JOB, java.util.Map.of(), nativeHistograms, false))) {
+            String scraped = nativeHistograms ? "blockscope_gc_pause_seconds" : "blockscope_gc_pause_seconds_count";
             assertTrue(
                     PrometheusServer.await(
                             Duration.ofSeconds(30),
                             () -> prometheus
-                                            .query("count(blockscope_gc_pause_seconds) == 3")
+                                            .query("count(" + scraped + ") == 3")
                                             .size()
                                     == 1),
-                    "the fixture's three native histograms were not scraped: "
-                            + prometheus.query("blockscope_gc_pause_seconds") + "\n" + prometheus.logTail());
+                    "the fixture's three histograms were not scraped: " + prometheus.query(scraped) + "\n"
+                            + prometheus.logTail());
             for (int i = 0; i < 1000; i++) {
                 busyYoung.observe(0.020);
             }
@@ -79,13 +89,21 @@ class NativeHistogramRulesIT {
                             () -> value(prometheus, p99, spiky) > 0 && value(prometheus, p99, busy) > 0),
                     "no p99 recorded for the fixtures\n" + prometheus.logTail());
             // Native buckets (schema 3) are ~9% wide: 400 ms lies in (389 ms, 424 ms], 20 ms in (18.3 ms, 20 ms].
+            // Classic buckets (client_java's defaults) interpolate linearly: 400 ms in (250 ms, 500 ms] gives
+            // 250 + 250 * 9/10 = 475 ms; 20 ms in (10 ms, 25 ms] gives 10 + 15 * 0.99 = 24.85 ms.
             double spikyP99 = value(prometheus, p99, spiky);
-            assertTrue(
-                    spikyP99 > 0.38 && spikyP99 <= 0.43,
-                    "p99 of 90 x 10 ms + 10 x 400 ms should be about 400 ms, was " + spikyP99);
             double busyP99 = value(prometheus, p99, busy);
-            assertTrue(
-                    busyP99 > 0.018 && busyP99 <= 0.021, "p99 of 1000 x 20 ms should be about 20 ms, was " + busyP99);
+            if (nativeHistograms) {
+                assertTrue(
+                        spikyP99 > 0.38 && spikyP99 <= 0.43,
+                        "p99 of 90 x 10 ms + 10 x 400 ms should be about 400 ms, was " + spikyP99);
+                assertTrue(
+                        busyP99 > 0.018 && busyP99 <= 0.021,
+                        "p99 of 1000 x 20 ms should be about 20 ms, was " + busyP99);
+            } else {
+                assertEquals(0.475, spikyP99, 0.001, "classic p99 of 90 x 10 ms + 10 x 400 ms");
+                assertEquals(0.02485, busyP99, 0.0001, "classic p99 of 1000 x 20 ms");
+            }
             // rate() extrapolates the increase by up to an interval and a half beyond the samples it has;
             // ten seconds of samples keep that under about 15%.
             Thread.sleep(10_000);

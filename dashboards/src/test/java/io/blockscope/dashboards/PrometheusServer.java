@@ -17,13 +17,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * A real Prometheus (Debian's package) on loopback for a test: 1 s scrape and rule evaluation, native
- * histograms on, one job {@code blockscope} over the given targets, the given rule files.
+ * A real Prometheus (Debian's package) on loopback for a test: 1 s scrape and rule evaluation, one job
+ * over the given targets, the given rule files. By default the job is {@code blockscope} and native
+ * histograms are on; {@link Options} changes either, adds target labels (a cluster label) and can make
+ * Prometheus scrape itself as job {@code prometheus} (a target of another job).
  */
 final class PrometheusServer implements AutoCloseable {
 
@@ -42,9 +46,26 @@ final class PrometheusServer implements AutoCloseable {
         this.base = base;
     }
 
+    /**
+     * How to run it. {@code nativeHistograms}: Prometheus 2.x's --enable-feature=native-histograms (protobuf
+     * scrapes, histograms stored native only); off, it scrapes text and stores the classic series.
+     */
+    record Options(String job, Map<String, String> targetLabels, boolean nativeHistograms, boolean scrapeItself) {
+        static Options defaults() {
+            return new Options(JOB, Map.of(), true, false);
+        }
+    }
+
     static PrometheusServer start(Path workDir, List<String> targets, List<Path> ruleFiles)
             throws IOException, InterruptedException {
+        return start(workDir, targets, ruleFiles, Options.defaults());
+    }
+
+    static PrometheusServer start(Path workDir, List<String> targets, List<Path> ruleFiles, Options options)
+            throws IOException, InterruptedException {
+        Files.createDirectories(workDir);
         Path binary = Promtool.requireBinary("prometheus");
+        int port = freePort();
         ObjectNode config = RuleFile.YAML.createObjectNode();
         config.putObject("global")
                 .put("scrape_interval", "1s")
@@ -52,23 +73,36 @@ final class PrometheusServer implements AutoCloseable {
                 .put("evaluation_interval", "1s");
         ArrayNode rules = config.putArray("rule_files");
         ruleFiles.forEach(f -> rules.add(f.toAbsolutePath().toString()));
-        ObjectNode job = config.putArray("scrape_configs").addObject();
-        job.put("job_name", JOB);
-        ArrayNode staticTargets = job.putArray("static_configs").addObject().putArray("targets");
+        ArrayNode scrapeConfigs = config.putArray("scrape_configs");
+        ObjectNode job = scrapeConfigs.addObject();
+        job.put("job_name", options.job());
+        ObjectNode staticConfig = job.putArray("static_configs").addObject();
+        ArrayNode staticTargets = staticConfig.putArray("targets");
         targets.forEach(staticTargets::add);
+        if (!options.targetLabels().isEmpty()) {
+            ObjectNode labels = staticConfig.putObject("labels");
+            options.targetLabels().forEach(labels::put);
+        }
+        if (options.scrapeItself()) {
+            ObjectNode self = scrapeConfigs.addObject();
+            self.put("job_name", "prometheus");
+            self.putArray("static_configs").addObject().putArray("targets").add("127.0.0.1:" + port);
+        }
         Path configFile = workDir.resolve("prometheus.yml");
         RuleFile.YAML.writeValue(configFile.toFile(), config);
 
-        int port = freePort();
         Path log = workDir.resolve("prometheus.log");
-        Process process = new ProcessBuilder(
-                        binary.toString(),
-                        "--config.file=" + configFile,
-                        "--storage.tsdb.path=" + workDir.resolve("tsdb"),
-                        "--web.listen-address=127.0.0.1:" + port,
-                        "--enable-feature=native-histograms",
-                        "--rules.alert.resend-delay=1s",
-                        "--log.level=warn")
+        List<String> command = new ArrayList<>(List.of(
+                binary.toString(),
+                "--config.file=" + configFile,
+                "--storage.tsdb.path=" + workDir.resolve("tsdb"),
+                "--web.listen-address=127.0.0.1:" + port,
+                "--rules.alert.resend-delay=1s",
+                "--log.level=warn"));
+        if (options.nativeHistograms()) {
+            command.add("--enable-feature=native-histograms");
+        }
+        Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();

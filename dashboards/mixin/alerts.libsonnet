@@ -1,0 +1,241 @@
+// The alerts. Each carries labels.severity (critical: page now; warning: ticket, act within the day;
+// info: look when convenient; the runbook states why each one has its severity), summary,
+// description, an absolute runbook_url and a dashboard_url to the panel that confirms it.
+// Alert identity (the labels) holds only what stays the same while the problem lasts: the server's
+// labels plus a bounded label of the metric (tier, probe, reason, source). Call sites change while a
+// problem lasts, so they are annotations.
+{
+  local c = $._config,
+  local forOf(name) = if c.forShort then c.shortFor else c.alertFor[name],
+  local keepOf(name) = if c.forShort then c.shortFor else c.keepFiringFor[name],
+
+  // "cluster='%s',job='%s',instance='%s'" and "$labels.cluster $labels.job $labels.instance": the
+  // matchers and printf arguments that select the alerting server inside an annotation's query.
+  local serverMatchers = std.join(',', ["%s='%%s'" % l for l in c.instanceLabels]),
+  local serverArgs = std.join(' ', ['$labels.' + l for l in c.instanceLabels]),
+  local dashboardVars = std.join('&', [
+    'var-%s={{ $labels.%s }}' % [if l == c.clusterLabel then 'cluster' else l, l]
+    for l in c.instanceLabels
+  ]),
+
+  local alert(name, severity, expr, panel, summary, description, annotations={}) = {
+    alert: name,
+    expr: expr,
+    [if forOf(name) != '0s' then 'for']: forOf(name),
+    [if std.objectHas(c.keepFiringFor, name) then 'keep_firing_for']: keepOf(name),
+    labels: { severity: severity },
+    annotations: {
+      summary: summary,
+      description: description,
+      runbook_url: c.runbookURLPattern % std.asciiLower(name),
+      dashboard_url: '%s/d/blockscope-offheap/offheap-read-path?%s&viewPanel=%d' % [c.grafanaURL, dashboardVars, panel],
+    } + annotations,
+  },
+
+  // The top sampled copy site of the alerting server, from the recording rule.
+  local topCopySite = 'printf "topk(1, instance_site:blockscope_copy_site_bytes:rate1m{' + serverMatchers + '})" ' + serverArgs + ' | query',
+  // The sites with the most leaks of the alert's reason since the process started.
+  local leakSites = 'printf "sort_desc(topk(3, blockscope_block_leaks_total{' + serverMatchers + ",reason='%s'}))\" " + serverArgs + ' $labels.reason | query',
+
+  prometheusAlerts+:: {
+    groups+: [
+      {
+        name: 'blockscope-alerts',
+        rules: [
+          {
+            // Leaks per instance and reason, summed over sites. The agent moves a retired site's counts
+            // into site="other", so single site series jump or vanish, but their sum only grows.
+            // Recorded in this group, right before the alert that reads it: rules of one group run in
+            // order, so the alert always sees this evaluation's sum.
+            record: 'instance_reason:blockscope_block_leaks_total:sum',
+            expr: 'sum by (%(by)s, reason) (blockscope_block_leaks_total{%(selector)s})' % c,
+          },
+          // --- Copy to heap ---------------------------------------------------------------------------
+          alert(
+            'BlockscopeHotCopyPath',
+            'warning',
+            |||
+              instance:blockscope_copy_to_heap_bytes:rate1m{%(recordedSelector)s} > %(hotCopyBytesPerSecond)d
+              and on (%(by)s) (blockscope_read_path_mode{%(selector)s, mode="zero-copy"} == 1)
+            ||| % c,
+            33,
+            'Hot copy-to-heap path on {{ $labels.instance }}',
+            '{{ $labels.instance }} runs the zero-copy read path but copies {{ $value | humanize1024 }}B/s'
+            + ' of cell data onto the heap. Top call site: '
+            + '{{ with ' + topCopySite + ' }}{{ . | first | label "site" }} ({{ . | first | value | humanize1024 }}B/s, sampled)'
+            + '{{ else }}unknown (no copy sampled yet){{ end }}.',
+            { site: '{{ with ' + topCopySite + ' }}{{ . | first | label "site" }}{{ else }}unknown{{ end }}' },
+          ),
+
+          // --- Block references -----------------------------------------------------------------------
+          alert(
+            'BlockscopeBlockRefLeak',
+            'warning',
+            // Reads the per-instance sum: a site retired into "other" moves its count, it adds none.
+            // The second branch catches the first leak: the series is born at 1, and increase() cannot
+            // see an increment before a series' first sample.
+            |||
+              sum by (%(by)s, reason) (
+                  increase(instance_reason:blockscope_block_leaks_total:sum{%(recordedSelector)s}[%(leakWindow)s]) > 0
+                or
+                  (
+                      instance_reason:blockscope_block_leaks_total:sum{%(recordedSelector)s} > 0
+                    unless
+                      instance_reason:blockscope_block_leaks_total:sum{%(recordedSelector)s} offset %(leakWindow)s
+                  )
+              )
+            ||| % c,
+            25,
+            'Block reference leak ({{ $labels.reason }}) on {{ $labels.instance }}',
+            '{{ $labels.instance }} detected {{ $value | printf "%.0f" }} leaked block reference(s) (reason'
+            + ' {{ $labels.reason }}) in the last ' + c.leakWindow + '. Leaked blocks pin their cache memory'
+            + ' until the process restarts. Sites with the most leaks since the process started: '
+            + '{{ range $i, $s := ' + leakSites + ' }}{{ if $i }}, {{ end }}{{ $s.Labels.site }} ({{ $s.Value | printf "%.0f" }}){{ end }}.',
+            { site: '{{ with ' + leakSites + ' }}{{ . | first | label "site" }}{{ else }}unknown{{ end }}' },
+          ),
+
+          alert(
+            'BlockscopeBlockRefsGrowing',
+            'warning',
+            // The floor of outstanding references (the lowest value in 15 minutes) is high and the
+            // trend over 30 minutes still rises: references are taken and never given back.
+            |||
+              min_over_time(blockscope_block_refs_outstanding{%(selector)s}[15m]) > %(refsOutstandingFloor)d
+              and
+              deriv(blockscope_block_refs_outstanding{%(selector)s}[30m]) > 0
+            ||| % c,
+            23,
+            'Outstanding {{ $labels.tier }} block references keep growing on {{ $labels.instance }}',
+            '{{ $labels.instance }} has never had fewer than {{ $value | printf "%.0f" }} outstanding'
+            + ' {{ $labels.tier }} block references in 15 minutes, and the number is still rising.'
+            + ' Something takes references with getBlock and does not return them.',
+          ),
+
+          // --- GC -------------------------------------------------------------------------------------
+          alert(
+            'BlockscopeGcPauseP99High',
+            'warning',
+            'instance:blockscope_gc_pause_seconds:p99_rate5m{%(recordedSelector)s} > %(gcPauseP99Seconds)g' % c,
+            11,
+            'GC pause p99 of {{ $value | humanizeDuration }} on {{ $labels.instance }}',
+            'The 99th percentile stop-the-world GC pause on {{ $labels.instance }} has been above'
+            + ' %gms for %s (now {{ $value | humanizeDuration }}).' % [c.gcPauseP99Seconds * 1000, forOf('BlockscopeGcPauseP99High')]
+            + ' Every request in flight waits that long.',
+          ),
+
+          alert(
+            'BlockscopeGcPauseTimeHigh',
+            'warning',
+            'instance:blockscope_gc_pause_time:ratio_rate5m{%(recordedSelector)s} > %(gcPauseTimeRatio)g' % c,
+            13,
+            '{{ $value | humanizePercentage }} of time in GC pauses on {{ $labels.instance }}',
+            '{{ $labels.instance }} has spent more than %g%% of wall-clock time in stop-the-world GC'
+            % (c.gcPauseTimeRatio * 100)
+            + ' pauses for %s (now {{ $value | humanizePercentage }}).' % forOf('BlockscopeGcPauseTimeHigh'),
+          ),
+
+          // --- Bucket cache ---------------------------------------------------------------------------
+          alert(
+            'BlockscopeBucketCacheAllocationFailures',
+            'warning',
+            'increase(blockscope_bucket_cache_allocation_failures_total{%(selector)s}[10m]) > 0' % c,
+            45,
+            'Bucket cache on {{ $labels.instance }} cannot place blocks',
+            '{{ $labels.instance }} failed to cache {{ $value | printf "%.0f" }} block(s) in the last'
+            + ' 10 minutes because no slot of the right size was free after eviction. Those reads go to'
+            + ' storage every time.',
+          ),
+
+          alert(
+            'BlockscopeBucketCacheNearlyFull',
+            'info',
+            'blockscope_bucket_cache_used_bytes{%(selector)s} / blockscope_bucket_cache_capacity_bytes{%(selector)s} > %(bucketCacheFullRatio)g' % c,
+            44,
+            'Bucket cache on {{ $labels.instance }} is {{ $value | humanizePercentage }} full',
+            'The bucket cache on {{ $labels.instance }} has had more than %g%% of its capacity in use' % (c.bucketCacheFullRatio * 100)
+            + ' for %s (now {{ $value | humanizePercentage }}): every new block needs an' % forOf('BlockscopeBucketCacheNearlyFull')
+            + ' eviction first. Harmless alone; with allocation failures it is not.',
+          ),
+
+          // --- Agent and exporter health --------------------------------------------------------------
+          alert(
+            'BlockscopeScrapeFailing',
+            'warning',
+            'up{%(selector)s} == 0' % c,
+            6,
+            'Prometheus cannot scrape blockscope on {{ $labels.instance }}',
+            'Scrapes of {{ $labels.instance }} (job {{ $labels.job }}) have failed for %s:' % forOf('BlockscopeScrapeFailing')
+            + " the process is down, the agent's endpoint did not start, or the network, TLS or basic"
+            + ' auth settings do not match. All blockscope alerts for it are blind meanwhile.',
+          ),
+
+          alert(
+            'BlockscopeAgentNotAttached',
+            'warning',
+            'up{%(selector)s} == 1 unless on (%(by)s) blockscope_agent_info{%(selector)s}' % c,
+            3,
+            'blockscope agent not attached on {{ $labels.instance }}',
+            '{{ $labels.instance }} answers scrapes but exports no blockscope_agent_info: the'
+            + ' exporter runs without the agent, so block references, copies and bucket occupancy'
+            + ' are not measured.',
+          ),
+
+          alert(
+            'BlockscopeAgentAdviceErrors',
+            'warning',
+            // Same first-sample guard as the leak alert: a probe's error counter may be born at 1.
+            |||
+              sum by (%(by)s, probe) (
+                  increase(blockscope_agent_advice_errors_total{%(selector)s}[10m]) > 0
+                or
+                  (
+                      blockscope_agent_advice_errors_total{%(selector)s} > 0
+                    unless
+                      blockscope_agent_advice_errors_total{%(selector)s} offset 10m
+                  )
+              )
+            ||| % c,
+            5,
+            'blockscope probe {{ $labels.probe }} throws on {{ $labels.instance }}',
+            "The agent's {{ $labels.probe }} advice threw {{ $value | printf \"%.0f\" }} time(s) in"
+            + ' the last 10 minutes on {{ $labels.instance }}. The host goes on (errors are'
+            + " suppressed), but that probe's numbers are incomplete.",
+          ),
+
+          alert(
+            'BlockscopeAgentProbeSkipped',
+            'info',
+            'blockscope_agent_probe_enabled{%(selector)s} == 0' % c,
+            4,
+            'blockscope probe {{ $labels.probe }} is off on {{ $labels.instance }}',
+            "The agent's profile found no target classes for probe {{ $labels.probe }} on"
+            + ' {{ $labels.instance }}, so it measures nothing there. Expected only when the server'
+            + ' does not have that component (for example no bucket cache).',
+          ),
+
+          alert(
+            'BlockscopeGcMetricsDegraded',
+            'warning',
+            // mxbean: JFR could not start (or jfr=off); none: neither JFR nor the MXBeans could.
+            'blockscope_gc_source_info{%(selector)s, source!="jfr"} == 1' % c,
+            7,
+            'GC metrics on {{ $labels.instance }} are degraded (source {{ $labels.source }})',
+            '{{ $labels.instance }} reports GC metrics from source {{ $labels.source }} instead of'
+            + ' JFR: with mxbean, pause causes, the allocation rate and the JFR series are missing and'
+            + ' pauses have millisecond resolution; with none, there are no GC metrics at all.',
+          ),
+
+          alert(
+            'BlockscopeJfrDataLoss',
+            'info',
+            'increase(blockscope_jfr_data_loss_bytes_total{%(selector)s}[10m]) > 0' % c,
+            8,
+            'JFR drops events on {{ $labels.instance }}',
+            'JFR lost {{ $value | humanize1024 }}B of events in the last 10 minutes on'
+            + ' {{ $labels.instance }}: GC pause counts and allocation rates undercount.',
+          ),
+        ],
+      },
+    ],
+  },
+}

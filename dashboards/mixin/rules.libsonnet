@@ -1,0 +1,49 @@
+// Recording rules shared by the fleet dashboard and the alerts: level:metric:operations, each keeping
+// the labels that identify a server (_config.instanceLabels). The windows assume a scrape interval of
+// at most 15 s. Histogram rules read the native histogram and fall back to the classic _bucket/_sum
+// series, so they work on Prometheus 2.x and 3.x whether or not native histograms are scraped.
+{
+  prometheusRules+:: {
+    local c = $._config,
+    groups+: [
+      {
+        name: 'blockscope-recording',
+        rules: [
+          {
+            // Copy-to-heap bytes/s per instance and component (all components, including whole blocks).
+            record: 'instance_component:blockscope_copy_to_heap_bytes:rate1m',
+            expr: 'sum by (%(by)s, component) (rate(blockscope_copy_to_heap_bytes_total{%(selector)s}[1m]))' % c,
+          },
+          {
+            // Copy-to-heap bytes/s per instance: what BlockscopeHotCopyPath thresholds.
+            record: 'instance:blockscope_copy_to_heap_bytes:rate1m',
+            expr: 'sum by (%(by)s) (instance_component:blockscope_copy_to_heap_bytes:rate1m{%(recordedSelector)s})' % c,
+          },
+          {
+            // Sampled copy bytes/s per acquiring call site: names the site in BlockscopeHotCopyPath.
+            record: 'instance_site:blockscope_copy_site_bytes:rate1m',
+            expr: 'sum by (%(by)s, site) (rate(blockscope_copy_site_bytes_total{%(selector)s}[1m]))' % c,
+          },
+          {
+            // 99th percentile stop-the-world pause per instance; NaN when it paused not once in 5 min.
+            record: 'instance:blockscope_gc_pause_seconds:p99_rate5m',
+            expr: |||
+              histogram_quantile(0.99, sum by (%(by)s) (rate(blockscope_gc_pause_seconds{%(selector)s}[5m])))
+              or
+              histogram_quantile(0.99, sum by (%(by)s, le) (rate(blockscope_gc_pause_seconds_bucket{%(selector)s}[5m])))
+            ||| % c,
+          },
+          {
+            // Fraction of wall-clock time spent in stop-the-world pauses (seconds paused per second).
+            record: 'instance:blockscope_gc_pause_time:ratio_rate5m',
+            expr: |||
+              sum by (%(by)s) (histogram_sum(rate(blockscope_gc_pause_seconds{%(selector)s}[5m])))
+              or
+              sum by (%(by)s) (rate(blockscope_gc_pause_seconds_sum{%(selector)s}[5m]))
+            ||| % c,
+          },
+        ],
+      },
+    ],
+  },
+}

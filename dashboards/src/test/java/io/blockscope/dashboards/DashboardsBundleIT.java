@@ -1,0 +1,85 @@
+package io.blockscope.dashboards;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The dashboards bundle that {@code mvn package} builds: its .sha256 matches (sha256sum format), it holds
+ * the rendered files, the Kubernetes manifests, the mixin, LICENSE and CHANGELOG, and the mixin inside
+ * it renders exactly the files shipped next to it (the bundle is all an operator needs).
+ */
+class DashboardsBundleIT {
+
+    @Test
+    void bundleHasItsChecksumTheRenderedFilesAndAWorkingMixin(@TempDir Path dir) throws Exception {
+        String property = System.getProperty("blockscope.dashboards.bundle");
+        assertTrue(property != null && !property.isBlank(), "run through Maven: blockscope.dashboards.bundle unset");
+        Path bundle = Path.of(property);
+        assertTrue(Files.isRegularFile(bundle), bundle + " was not built by mvn package");
+
+        String[] sum = Files.readString(bundle.resolveSibling(bundle.getFileName() + ".sha256"))
+                .trim()
+                .split("\\s+\\*?");
+        assertEquals(sha256(bundle), sum[0], "the .sha256 does not match the bundle");
+        assertEquals(bundle.getFileName().toString(), sum[1], "the .sha256 names another file");
+
+        run(dir, "tar", "-xzf", bundle.toString());
+        String name = bundle.getFileName().toString().replace(".tar.gz", "");
+        Path root = dir.resolve(name);
+        Path module = ModulePaths.dashboards();
+        for (String file : Mixin.renderedFiles(module)) {
+            assertEquals(
+                    Files.readString(module.resolve(file)),
+                    Files.readString(root.resolve(file)),
+                    file + " in the bundle differs from the module's");
+        }
+        for (String file : List.of(
+                "LICENSE",
+                "CHANGELOG.md",
+                "mixin/mixin.libsonnet",
+                "k8s/prometheusrule.yaml",
+                "prometheus-3.yml",
+                "docs/runbooks.md",
+                "docs/dashboards.md")) {
+            assertTrue(Files.isRegularFile(root.resolve(file)), file + " is not in the bundle");
+        }
+        assertTrue(Files.readString(root.resolve("LICENSE")).contains("Apache License"));
+        assertTrue(Files.isExecutable(root.resolve("render.sh")), "render.sh lost its mode");
+
+        // The mixin in the bundle renders what the bundle ships.
+        Path again = dir.resolve("again");
+        run(dir, "bash", root.resolve("render.sh").toString(), "--out", again.toString());
+        for (String file : Mixin.renderedFiles(again)) {
+            assertEquals(
+                    Files.readString(root.resolve(file)),
+                    Files.readString(again.resolve(file)),
+                    file + ": the bundle's mixin renders something else");
+        }
+    }
+
+    private static String sha256(Path file) throws IOException, NoSuchAlgorithmException {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+    }
+
+    private static void run(Path dir, String... command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), String.join(" ", command) + " did not finish");
+        assertEquals(0, process.exitValue(), String.join(" ", command) + ": " + output);
+    }
+}

@@ -1,0 +1,106 @@
+package io.blockscope.dashboards;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/** Renders the monitoring mixin (dashboards/mixin) through dashboards/render.sh, as an operator would. */
+final class Mixin {
+
+    /**
+     * The non-default _config the tests render and run end to end: another job name and a cluster label
+     * (rules keep it, alerts carry it, dashboards get a $cluster variable), another Grafana and runbook host.
+     */
+    static final String CUSTOM_FIELDS = "job: 'hbase-regionserver', clusterLabel: 'cluster',"
+            + " grafanaURL: 'https://grafana.example.com',"
+            + " runbookURLPattern: 'https://wiki.example.com/blockscope/runbooks#%s'";
+
+    static final String CUSTOM_CONFIG = "{" + CUSTOM_FIELDS + "}";
+
+    static final String CUSTOM_JOB = "hbase-regionserver";
+    static final String CUSTOM_CLUSTER = "eu1";
+
+    /** Exit code and combined output of one render.sh run. */
+    record Result(int exitCode, String output) {
+        boolean ok() {
+            return exitCode == 0;
+        }
+    }
+
+    private Mixin() {}
+
+    /** Renders with {@code configOverride} (a jsonnet object, or null for the defaults) into {@code out}. */
+    static Path render(String configOverride, Path out) {
+        Result result = run(
+                configOverride == null
+                        ? List.of("--out", out.toString())
+                        : List.of("--config-override", configOverride, "--out", out.toString()));
+        if (!result.ok()) {
+            throw new IllegalStateException("dashboards/render.sh failed (" + result.exitCode() + "): "
+                    + result.output() + "\nInstall jsonnet: apt-get install jsonnet (or pip install jsonnet)");
+        }
+        return out;
+    }
+
+    static Result run(List<String> args) {
+        List<String> command = new ArrayList<>(
+                List.of("bash", ModulePaths.dashboards().resolve("render.sh").toString()));
+        command.addAll(args);
+        try {
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
+            process.getOutputStream().close();
+            byte[] output = process.getInputStream().readAllBytes();
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("render.sh did not finish in 60 s");
+            }
+            return new Result(process.exitValue(), new String(output, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run render.sh", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while rendering the mixin", e);
+        }
+    }
+
+    /** The files a render writes, relative to its output folder, sorted. */
+    static List<String> renderedFiles(Path out) {
+        try (Stream<Path> files = Files.walk(out)) {
+            return files.filter(Files::isRegularFile)
+                    .map(f -> out.relativize(f).toString())
+                    .filter(f -> f.equals("alerts.yml")
+                            || f.equals("recording-rules.yml")
+                            || f.startsWith("grafana/")
+                            || f.startsWith("k8s/"))
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + out, e);
+        }
+    }
+
+    /**
+     * The promtool unit tests (written for the default render) relabelled for {@link #CUSTOM_CONFIG}: input
+     * and expected series get {@code cluster="eu1"} and job {@code hbase-regionserver}, the expected links the
+     * custom Grafana and runbook hosts. Series of other jobs (job="node") stay as they are.
+     */
+    static String relabelUnitTests(String tests) {
+        return tests.replace("job=\"blockscope\"", "cluster=\"" + CUSTOM_CLUSTER + "\",job=\"" + CUSTOM_JOB + "\"")
+                .replaceAll("(?m)^(\\s+)job: blockscope$", "$1job: " + CUSTOM_JOB + "\n$1cluster: " + CUSTOM_CLUSTER)
+                .replace("(job blockscope)", "(job " + CUSTOM_JOB + ")")
+                .replace(
+                        "http://localhost:3000/d/blockscope-offheap/offheap-read-path?var-job=blockscope&",
+                        "https://grafana.example.com/d/blockscope-offheap/offheap-read-path?var-cluster="
+                                + CUSTOM_CLUSTER + "&var-job=" + CUSTOM_JOB + "&")
+                .replace(
+                        "https://github.com/blockscope/blockscope/blob/main/docs/runbooks.md#",
+                        "https://wiki.example.com/blockscope/runbooks#");
+    }
+}

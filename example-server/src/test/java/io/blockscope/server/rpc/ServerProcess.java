@@ -109,6 +109,16 @@ public final class ServerProcess implements AutoCloseable {
         return client;
     }
 
+    /** The server JVM's thread count, from its /proc entry. */
+    public int threads() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+            if (line.startsWith("Threads:")) {
+                return Integer.parseInt(line.substring("Threads:".length()).trim());
+            }
+        }
+        throw new IOException("no Threads: line for process " + process.pid());
+    }
+
     public boolean isAlive() {
         return process.isAlive();
     }

@@ -56,7 +56,7 @@ final class AgentWiring {
                 config.tracked(),
                 config.leakAge(),
                 config.copySample(),
-                config.copyJfr(),
+                config.copyJfr() && jfrPresent(),
                 config.sites(),
                 profile.probes().size(),
                 metrics,
@@ -95,6 +95,19 @@ final class AgentWiring {
     }
 
     /** System properties the launcher (and tests) read back from the target JVM. */
+    /**
+     * Whether this runtime has JFR (module jdk.jfr), which copy events need; a jlinked runtime may
+     * leave it out, and then copy.jfr is turned off with one line instead of failing on every copy.
+     */
+    private static boolean jfrPresent() {
+        if (ModuleLayer.boot().findModule("jdk.jfr").isPresent()) {
+            return true;
+        }
+        AgentLog.warn("copy.jfr is on, but this Java runtime has no jdk.jfr module: copy events are off;"
+                + " copies are still counted");
+        return false;
+    }
+
     private static void publishState(Exporter exporter, String state) {
         System.setProperty(AgentLog.STATE_PROPERTY, state + (exporter.isServing() ? "" : "; metrics not served"));
         if (exporter.isServing()) {

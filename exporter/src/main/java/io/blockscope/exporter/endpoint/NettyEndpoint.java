@@ -77,9 +77,8 @@ final class NettyEndpoint implements Endpoint {
         RequestHandler handler = new RequestHandler(
                 new PrometheusScrapeHandler(properties, registry),
                 self,
-                config.credentials() == null
-                        ? null
-                        : new io.blockscope.exporter.auth.BasicAuthorization(config.credentials()));
+                config.credentials() == null ? null : new io.blockscope.exporter.auth.AuthGate(config.credentials()),
+                new io.blockscope.exporter.page.LivePage(registry));
         EventLoopGroup io = new NioEventLoopGroup(1, new DefaultThreadFactory("blockscope-exporter-io", true));
         // threads in all, as on Jetty: one for I/O and accepting, the others for scrapes
         EventExecutorGroup scrapes = new DefaultEventExecutorGroup(

@@ -53,6 +53,9 @@ class RegionServerAgentTest {
         server = RegionServerProcess.builder()
                 .agent("copy.sample=1,leak.sample=1,leak.age=3s")
                 .start();
+        System.out.printf(
+                "RegionServer with the agent started in %d ms%n",
+                server.startup().toMillis());
         jmx = ServerJmx.connect(server.pid());
         target = server.metricsUri().getAuthority();
         prometheus = Prometheus.start(prometheusDir, target, Prometheus.shippedRules());

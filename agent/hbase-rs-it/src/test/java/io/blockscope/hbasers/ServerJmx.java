@@ -51,6 +51,15 @@ final class ServerJmx implements AutoCloseable {
         return numbers(SERVER);
     }
 
+    /** The server JVM's {@code java.specification.version}. */
+    String runtimeVersion() {
+        try {
+            return (String) connection.getAttribute(new ObjectName("java.lang:type=Runtime"), "SpecVersion");
+        } catch (JMException | IOException e) {
+            throw new AssertionError("cannot read the RegionServer's runtime version: " + e, e);
+        }
+    }
+
     long ledger(String attribute) {
         try {
             return ((Number) connection.getAttribute(new ObjectName(ServerLedger.NAME), attribute)).longValue();

@@ -70,6 +70,10 @@ final class RegionServerProcess implements AutoCloseable {
         return process.pid();
     }
 
+    int zookeeperPort() {
+        return zkPort;
+    }
+
     Path java() {
         return java;
     }

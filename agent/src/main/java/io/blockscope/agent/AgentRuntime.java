@@ -17,7 +17,53 @@ final class AgentRuntime {
     private AgentRuntime() {}
 
     /** What {@link #prepare} checked. */
-    record Setup(AgentConfig config, ExporterConfig exporterConfig, Optional<Profile> profile) {}
+    static final class Setup {
+        private final AgentConfig config;
+        private final ExporterConfig exporterConfig;
+        private final Optional<Profile> profile;
+
+        Setup(AgentConfig config, ExporterConfig exporterConfig, Optional<Profile> profile) {
+            this.config = config;
+            this.exporterConfig = exporterConfig;
+            this.profile = profile;
+        }
+
+        public AgentConfig config() {
+            return config;
+        }
+
+        public ExporterConfig exporterConfig() {
+            return exporterConfig;
+        }
+
+        public Optional<Profile> profile() {
+            return profile;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Setup)) {
+                return false;
+            }
+            Setup that = (Setup) o;
+            return java.util.Objects.equals(config, that.config)
+                    && java.util.Objects.equals(exporterConfig, that.exporterConfig)
+                    && java.util.Objects.equals(profile, that.profile);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(config, exporterConfig, profile);
+        }
+
+        @Override
+        public String toString() {
+            return "Setup[config=" + config + ", exporterConfig=" + exporterConfig + ", profile=" + profile + "]";
+        }
+    }
 
     /** Throws {@link IllegalArgumentException} with a one-line message on bad options or profile. */
     static Setup prepare(String argument, Instrumentation instrumentation) {

@@ -71,7 +71,8 @@ final class AgentWiring {
         new Instrumenter(profile, status).install(instrumentation);
         AgentLog.info("agent " + version + " running with profile " + profile.name()
                 + (exporter.isServing()
-                        ? ", metrics at http://" + host(exporterConfig) + ":" + exporter.port() + "/metrics"
+                        ? ", metrics at " + (exporterConfig.tls() != null ? "https" : "http") + "://"
+                                + host(exporterConfig) + ":" + exporter.port() + "/metrics"
                         : ", metrics NOT served (see above)")
                 + "; leak.sample=" + config.leakSample() + ", copy.sample=" + config.copySample());
         publishState(exporter, "running profile " + profile.name());

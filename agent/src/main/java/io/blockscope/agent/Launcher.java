@@ -2,6 +2,7 @@ package io.blockscope.agent;
 
 import io.blockscope.agent.config.AgentConfig;
 import io.blockscope.agent.config.AgentOptions;
+import io.blockscope.agent.entry.JavaVersion;
 import io.blockscope.exporter.ExporterConfig;
 import io.blockscope.exporter.cli.CommandFailed;
 import java.io.File;
@@ -16,7 +17,11 @@ import java.util.Properties;
  * terminal rather than only in the target's stderr; then the target's own report (the
  * {@code blockscope.agent.state} and {@code blockscope.agent.port} system properties) is printed.
  *
- * <p>{@link #run} returns 0 attached and running, 1 attached but the agent disabled itself, 2 usage
+ * <p>The target must run Java 11 or newer: its version is read through the Attach API before the
+ * agent is loaded, and an older target is left alone with one line saying so (exit status 1).
+ *
+ * <p>{@link #run} returns 0 attached and running, 1 attached but the agent disabled itself (or the
+ * target too old for it), 2 usage
  * or option error, 3 the attach itself failed. The process exits 0 or 1: {@code main} never ends
  * the JVM (see {@link CommandFailed}), and the printed reason says which failure it was.
  */
@@ -91,6 +96,16 @@ public final class Launcher {
                 return 3;
             }
             try {
+                Properties target = vm.getSystemProperties();
+                String refusal = JavaVersion.refusal(
+                        "attach",
+                        target.getProperty("java.specification.version"),
+                        target.getProperty("java.version"),
+                        "the agent was not loaded into " + pid + ", which runs normally");
+                if (refusal != null) {
+                    err.println(refusal);
+                    return 1;
+                }
                 vm.loadAgent(jar, options);
                 Properties properties = vm.getSystemProperties();
                 String state = properties.getProperty(AgentLog.STATE_PROPERTY, "unknown (see the target's stderr)");

@@ -1,7 +1,8 @@
 package io.blockscope.exporter;
 
+import io.blockscope.exporter.endpoint.Endpoint;
+import io.blockscope.exporter.endpoint.EndpointKind;
 import io.blockscope.exporter.gc.GcMonitoring;
-import io.blockscope.exporter.http.MetricsServer;
 import io.blockscope.exporter.self.SelfMetrics;
 import io.prometheus.metrics.config.PrometheusProperties;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
@@ -18,9 +19,9 @@ public final class Exporter implements AutoCloseable {
 
     private final PrometheusRegistry registry;
     private final GcMonitoring gc;
-    private final MetricsServer server;
+    private final Endpoint server;
 
-    private Exporter(PrometheusRegistry registry, GcMonitoring gc, MetricsServer server) {
+    private Exporter(PrometheusRegistry registry, GcMonitoring gc, Endpoint server) {
         this.registry = registry;
         this.gc = gc;
         this.server = server;
@@ -28,6 +29,11 @@ public final class Exporter implements AutoCloseable {
 
     /** Starts everything {@code config} asks for; what fails is logged once and left out. */
     public static Exporter start(ExporterConfig config) {
+        return start(config, EndpointKind.forThisJdk());
+    }
+
+    /** As {@link #start(ExporterConfig)}, on the given endpoint (tests run both on one JDK). */
+    public static Exporter start(ExporterConfig config, EndpointKind endpoint) {
         PrometheusRegistry registry = new PrometheusRegistry();
         if (config == null) {
             Log.warn("no exporter configuration given: metrics are collected but not served");
@@ -38,12 +44,12 @@ public final class Exporter implements AutoCloseable {
         PrometheusProperties properties = PrometheusProperties.builder().build();
         SelfMetrics self = null;
         GcMonitoring gc = null;
-        MetricsServer server = null;
+        Endpoint server = null;
         try {
             self = new SelfMetrics(registry, properties);
             registerJvmMetrics(registry, properties);
             gc = GcMonitoring.start(registry, properties, config.jfrEnabled());
-            server = serve(config, registry, properties, self);
+            server = serve(endpoint, config, registry, properties, self);
         } catch (Throwable t) {
             // Only a bug gets here: each step above handles its own failures.
             Log.warnOnce("exporter-start", "the exporter did not start completely; the host goes on", t);
@@ -59,11 +65,16 @@ public final class Exporter implements AutoCloseable {
         }
     }
 
-    private static MetricsServer serve(
-            ExporterConfig config, PrometheusRegistry registry, PrometheusProperties properties, SelfMetrics self) {
+    private static Endpoint serve(
+            EndpointKind kind,
+            ExporterConfig config,
+            PrometheusRegistry registry,
+            PrometheusProperties properties,
+            SelfMetrics self) {
         try {
-            MetricsServer server = MetricsServer.start(config, registry, properties, self);
-            Log.info("serving metrics on " + config + " (bound port " + server.port() + ")");
+            Endpoint server = kind.start(config, registry, properties, self);
+            Log.info(
+                    "serving metrics on " + config + " (bound port " + server.port() + ", " + kind.description() + ")");
             if (config.credentials() != null && config.tls() == null) {
                 Log.warn("basic auth over plain HTTP sends the password readable to anyone on the path;"
                         + " add tls.keystore or tls.cert + tls.key");

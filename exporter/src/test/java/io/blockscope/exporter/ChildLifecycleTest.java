@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.exporter.testing.ChildJvm;
 import io.blockscope.exporter.testing.ExporterChild;
-import io.blockscope.exporter.testing.Jdks;
+import io.blockscope.exporter.testing.TestJdks;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -19,7 +19,7 @@ class ChildLifecycleTest {
         // main returns right after Exporter.start, leaving JFR stream and Jetty running: every thread
         // they own must be a daemon, or this JVM would never exit.
         try (ChildJvm child =
-                ChildJvm.start(Jdks.current(), List.of("-Xmx64m"), ExporterChild.class, "child.return=true")) {
+                ChildJvm.start(TestJdks.current(), List.of("-Xmx64m"), ExporterChild.class, "child.return=true")) {
             assertTrue(child.awaitExit(Duration.ofSeconds(30)), "the host JVM did not exit: " + child);
             assertEquals(0, child.exitValue(), child.toString());
             assertTrue(child.stdout().stream().anyMatch(l -> l.endsWith("serving true source jfr")), child.toString());

@@ -23,9 +23,15 @@ class AgentAttachTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.blockscope.hbaseit.HBaseInstall#all")
     void attachingToARunningCacheCountsEverythingAfterwards(HBaseInstall hbase) throws Exception {
-        try (DriverJvm jvm = DriverJvm.of("ReferenceDriver").hbase(hbase).start()) {
+        verify(hbase, Path.of(System.getProperty("java.home"), "bin", "java"));
+    }
+
+    /** The scenario with the driver and the launcher both on {@code java}. */
+    static void verify(HBaseInstall hbase, Path java) throws Exception {
+        try (DriverJvm jvm =
+                DriverJvm.of("ReferenceDriver").hbase(hbase).java(java).start()) {
             jvm.await("cached");
-            String attached = attach(jvm.pid(), "127.0.0.1:0,leak.sample=1");
+            String attached = attach(java, jvm.pid(), "127.0.0.1:0,leak.sample=1");
             assertTrue(attached.contains("running profile hbase2"), "launcher output: " + attached);
             assertTrue(
                     jvm.agentLine(Pattern.compile("late attach: loaded classes are retransformed"))
@@ -34,17 +40,16 @@ class AgentAttachTest {
             jvm.proceed();
 
             Checkpoint holding = jvm.await("holding");
-            AgentReferenceMetricsTest.assertAgentMatches(holding, Scrape.of(jvm.metricsUri()), hbase);
+            AgentReferenceMetricsTest.assertAgentMatches(holding, jvm.scrape(), hbase);
             jvm.proceed();
             Checkpoint released = jvm.await("released");
-            AgentReferenceMetricsTest.assertAgentMatches(released, Scrape.of(jvm.metricsUri()), hbase);
+            AgentReferenceMetricsTest.assertAgentMatches(released, jvm.scrape(), hbase);
             assertEquals(0, jvm.finish(), jvm.log());
         }
     }
 
-    /** Runs the launcher with the JDK running the tests; returns its output, failing on a non-zero exit. */
-    private static String attach(long pid, String options) throws IOException, InterruptedException {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    /** Runs the launcher on {@code java}; returns its output, failing on a non-zero exit. */
+    static String attach(Path java, long pid, String options) throws IOException, InterruptedException {
         Process launcher = new ProcessBuilder(List.of(
                         java.toString(), "-jar", AgentJar.locate().toString(), "attach", Long.toString(pid), options))
                 .redirectErrorStream(true)

@@ -3,6 +3,7 @@ package io.blockscope.hbaseit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.function.Consumer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -20,13 +21,19 @@ class AgentCombinedCacheTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.blockscope.hbaseit.HBaseInstall#all")
     void eachLookupCountsOnceAndOnlySharedMemoryHitsAreReferences(HBaseInstall hbase) throws InterruptedException {
-        try (DriverJvm jvm = DriverJvm.of("CombinedDriver")
-                .hbase(hbase)
-                .agent("leak.sample=1,leak.age=2s")
-                .start()) {
+        verify(DriverJvm.of("CombinedDriver").hbase(hbase), hbase.toString(), jvm -> {});
+    }
+
+    /**
+     * The scenario on {@code driver} (a CombinedDriver with its HBase, JDK and endpoint chosen);
+     * {@code more} looks at the JVM once the reads are done.
+     */
+    static void verify(DriverJvm.Builder driver, String where, Consumer<DriverJvm> more) throws InterruptedException {
+        try (DriverJvm jvm = driver.agent("leak.sample=1,leak.age=2s").start()) {
             Checkpoint read = jvm.await("read");
-            Scrape scrape = Scrape.of(jvm.metricsUri());
-            String at = hbase + ": ";
+            Scrape scrape = jvm.scrape();
+            more.accept(jvm);
+            String at = where + ": ";
 
             for (String tier : new String[] {"l1", "l2"}) {
                 assertEquals(
@@ -63,7 +70,7 @@ class AgentCombinedCacheTest {
             AgentReferenceMetricsTest.assertOccupancy(read, scrape, at);
 
             Thread.sleep(PAST_LEAK_AGE_MILLIS);
-            Scrape later = Scrape.of(jvm.metricsUri());
+            Scrape later = jvm.scrape();
             assertTrue(
                     later.matching("blockscope_block_leaks_total", l -> true).stream()
                             .allMatch(s -> s.value() == 0),

@@ -21,12 +21,14 @@ class AgentCopyTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.blockscope.hbaseit.HBaseInstall#all")
     void offheapCellCopiesAreCountedWithBytesAndSite(HBaseInstall hbase) {
-        try (DriverJvm jvm = DriverJvm.of("CopyingReader")
-                .hbase(hbase)
-                .agent("copy.sample=1")
-                .start()) {
+        verify(DriverJvm.of("CopyingReader").hbase(hbase), hbase.toString());
+    }
+
+    /** The scenario on {@code driver} (a CopyingReader with its HBase and JDK chosen). */
+    static void verify(DriverJvm.Builder driver, String where) {
+        try (DriverJvm jvm = driver.agent("copy.sample=1").start()) {
             Checkpoint copied = jvm.await("copied");
-            assertCopies(copied, Scrape.of(jvm.metricsUri()), hbase.toString());
+            assertCopies(copied, jvm.scrape(), where);
             assertEquals(0, jvm.finish(), jvm.log());
         }
     }
@@ -34,14 +36,15 @@ class AgentCopyTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.blockscope.hbaseit.HBaseInstall#all")
     void withoutHBaseServerOnlyTheCellProbesAreEnabled(HBaseInstall hbase) {
-        try (DriverJvm jvm = DriverJvm.of("CopyingReader")
-                .hbase(hbase)
-                .withoutServer()
-                .agent("copy.sample=1")
-                .start()) {
+        verifyWithoutServer(DriverJvm.of("CopyingReader").hbase(hbase), hbase.toString());
+    }
+
+    /** Missing target classes: the scenario on {@code driver} with hbase-server left off the class path. */
+    static void verifyWithoutServer(DriverJvm.Builder driver, String at) {
+        try (DriverJvm jvm = driver.withoutServer().agent("copy.sample=1").start()) {
             Checkpoint copied = jvm.await("copied");
-            Scrape scrape = Scrape.of(jvm.metricsUri());
-            String where = hbase + " without hbase-server";
+            Scrape scrape = jvm.scrape();
+            String where = at + " without hbase-server";
             assertCopies(copied, scrape, where);
 
             assertEquals(1, scrape.value("blockscope_agent_probe_enabled", "probe", "cell-copy"), where);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -20,10 +21,15 @@ class AgentLeakTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.blockscope.hbaseit.HBaseInstall#all")
     void forgottenAndHoardedBlocksAreLeaksAtTheirSites(HBaseInstall hbase) throws InterruptedException {
-        try (DriverJvm jvm = DriverJvm.of("LeakingReader")
-                .hbase(hbase)
-                .agent("leak.sample=1,leak.age=2s")
-                .start()) {
+        verify(DriverJvm.of("LeakingReader").hbase(hbase), jvm -> {});
+    }
+
+    /**
+     * The scenario on {@code driver} (a LeakingReader with its HBase and JDK chosen); {@code more}
+     * looks at the JVM after the leaks are seen (it has run a System.gc()), before it ends.
+     */
+    static void verify(DriverJvm.Builder driver, Consumer<DriverJvm> more) throws InterruptedException {
+        try (DriverJvm jvm = driver.agent("leak.sample=1,leak.age=2s").start()) {
             jvm.await("leaked");
             Scrape scrape = awaitLeaks(jvm);
 
@@ -45,6 +51,7 @@ class AgentLeakTest {
                     jvm.agentLine(Pattern.compile("leak.*LeakingReader\\.checkOutAnd(Forget|Keep)"))
                             .isPresent(),
                     "the first leak is logged with its site:\n" + jvm.log());
+            more.accept(jvm);
             assertEquals(0, jvm.finish(), jvm.log());
         }
     }
@@ -76,7 +83,7 @@ class AgentLeakTest {
     private static Scrape awaitLeaks(DriverJvm jvm) throws InterruptedException {
         long deadline = System.nanoTime() + DEADLINE_NANOS;
         while (true) {
-            Scrape scrape = Scrape.of(jvm.metricsUri());
+            Scrape scrape = jvm.scrape();
             if ((leaked(scrape, "gc") && leaked(scrape, "age")) || System.nanoTime() > deadline) {
                 return scrape;
             }

@@ -3,7 +3,6 @@ package io.blockscope.hbaseit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -33,10 +32,7 @@ class AgentReferenceMetricsTest {
     /** The same on the newest JDK the agent supports, with the newest HBase under test. */
     @Test
     void countsHoldOnJdk25() {
-        Path java = Path.of(System.getProperty("blockscope.jdk25", "/usr/lib/jvm/temurin-25-jdk-amd64"), "bin", "java");
-        assertTrue(
-                Files.isExecutable(java),
-                "JDK 25 not found at " + java + ": install Temurin 25 there or pass -Dblockscope.jdk25=<its home>");
+        Path java = TestJdks.require(25);
         HBaseInstall newest = HBaseInstall.all().get(HBaseInstall.all().size() - 1);
         try (DriverJvm jvm = DriverJvm.of("ReferenceDriver")
                 .hbase(newest)
@@ -49,11 +45,11 @@ class AgentReferenceMetricsTest {
 
     private static void runScenario(DriverJvm jvm, HBaseInstall hbase) {
         Checkpoint cached = jvm.await("cached");
-        assertAgentMatches(cached, Scrape.of(jvm.metricsUri()), hbase);
+        assertAgentMatches(cached, jvm.scrape(), hbase);
         jvm.proceed();
 
         Checkpoint holding = jvm.await("holding");
-        Scrape whileHolding = Scrape.of(jvm.metricsUri());
+        Scrape whileHolding = jvm.scrape();
         assertAgentMatches(holding, whileHolding, hbase);
         assertEquals(
                 3,
@@ -62,7 +58,7 @@ class AgentReferenceMetricsTest {
         jvm.proceed();
 
         Checkpoint released = jvm.await("released");
-        Scrape end = Scrape.of(jvm.metricsUri());
+        Scrape end = jvm.scrape();
         assertAgentMatches(released, end, hbase);
         assertEquals(0, end.value("blockscope_block_refs_outstanding", "tier", "l2"), "every reference came back");
         assertEquals(

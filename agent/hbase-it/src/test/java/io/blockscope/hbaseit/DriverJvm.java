@@ -28,19 +28,22 @@ import java.util.regex.Pattern;
 final class DriverJvm implements AutoCloseable {
 
     private static final String CHECKPOINT = "blockscope-driver checkpoint=";
-    private static final Pattern METRICS_URL = Pattern.compile("metrics at (http://\\S+/metrics)");
+    private static final Pattern METRICS_URL = Pattern.compile("metrics at (https?://\\S+/metrics)");
     private static final Duration STEP_TIMEOUT = Duration.ofSeconds(90);
 
     private final Process process;
     private final Writer stdin;
     private final List<String> output = new ArrayList<>();
     private final String description;
+    /** The endpoint's TLS and credentials, or null for plain HTTP. */
+    private final SecuredEndpoint secured;
     /** Output streams still being read; guarded by {@code output}. */
     private int openPumps = 2;
 
-    private DriverJvm(Process process, String description) {
+    private DriverJvm(Process process, String description, SecuredEndpoint secured) {
         this.process = process;
         this.description = description;
+        this.secured = secured;
         this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
         pump(process.getInputStream(), "stdout");
         pump(process.getErrorStream(), "stderr");
@@ -118,6 +121,11 @@ final class DriverJvm implements AutoCloseable {
                 .orElseThrow(() -> new AssertionError("the agent announced no metrics URL; output:\n" + log()));
     }
 
+    /** One scrape of the agent's endpoint, over TLS with credentials when it is secured. */
+    Scrape scrape() {
+        return Scrape.of(metricsUri(), secured);
+    }
+
     /** The first [blockscope] line matching {@code pattern}. */
     Optional<Matcher> agentLine(Pattern pattern) {
         for (String line : lines()) {
@@ -187,6 +195,8 @@ final class DriverJvm implements AutoCloseable {
         private boolean withoutServer;
         private String agentOptions;
         private Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        private SecuredEndpoint secured;
+        private String hostPort = "127.0.0.1:0";
 
         private Builder(String driverClass) {
             this.driverClass = "io.blockscope.hbaseit.driver." + driverClass;
@@ -218,8 +228,21 @@ final class DriverJvm implements AutoCloseable {
             return profile.isBlank() ? "" : ",profile=" + profile;
         }
 
+        /** The JVM to run the driver on (default: the one running the tests). */
         Builder java(Path executable) {
             this.java = executable;
+            return this;
+        }
+
+        /** The agent's [host:]port (default {@code 127.0.0.1:0}, an ephemeral port). */
+        Builder hostPort(String value) {
+            this.hostPort = value;
+            return this;
+        }
+
+        /** Serves the agent's metrics over TLS with basic auth ({@link #scrape()} then uses both). */
+        Builder secured(SecuredEndpoint endpoint) {
+            this.secured = endpoint;
             return this;
         }
 
@@ -230,8 +253,9 @@ final class DriverJvm implements AutoCloseable {
             command.add("-XX:MaxDirectMemorySize=256m");
             command.addAll(hbase.jvmFlags());
             if (agentOptions != null) {
-                command.add("-javaagent:" + AgentJar.locate() + "=127.0.0.1:0" + profileOption()
-                        + (agentOptions.isEmpty() ? "" : "," + agentOptions));
+                command.add("-javaagent:" + AgentJar.locate() + "=" + hostPort + profileOption()
+                        + (agentOptions.isEmpty() ? "" : "," + agentOptions)
+                        + (secured == null ? "" : "," + secured.agentOptions()));
             }
             command.add("-cp");
             command.add(HBaseInstall.required("blockscope.drivers")
@@ -239,9 +263,10 @@ final class DriverJvm implements AutoCloseable {
                     + (withoutServer ? hbase.classPathWithoutServer() : hbase.classPath()));
             command.add(driverClass);
             String description = driverClass.substring(driverClass.lastIndexOf('.') + 1) + " on " + hbase
-                    + (withoutServer ? " without hbase-server" : "") + (agentOptions != null ? " with the agent" : "");
+                    + (withoutServer ? " without hbase-server" : "") + (agentOptions != null ? " with the agent" : "")
+                    + " on " + java;
             try {
-                return new DriverJvm(new ProcessBuilder(command).start(), description);
+                return new DriverJvm(new ProcessBuilder(command).start(), description, secured);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot start " + command, e);
             }

@@ -30,12 +30,19 @@ final class Scrape {
     }
 
     static Scrape of(URI uri) {
-        HttpRequest request = HttpRequest.newBuilder(uri)
-                .timeout(Duration.ofSeconds(10))
-                .GET()
-                .build();
+        return of(uri, null);
+    }
+
+    /** A scrape over TLS with credentials when {@code secured} is not null. */
+    static Scrape of(URI uri, SecuredEndpoint secured) {
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET();
+        if (secured != null) {
+            request.header("Authorization", secured.authorization());
+        }
         try {
-            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = (secured == null ? HTTP : secured.client())
+                    .send(request.build(), HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new AssertionError(
                         "scrape of " + uri + " answered " + response.statusCode() + ": " + response.body());

@@ -17,18 +17,106 @@ import java.util.Map;
  * @param sites           site label values kept per metric before the rest go to {@code other}
  * @param tracked         tracked checkouts held at once (slots of the tracking table)
  */
-public record AgentConfig(
-        String hostPort,
-        String profile,
-        int leakSample,
-        Duration leakAge,
-        int copySample,
-        boolean copyJfr,
-        int sites,
-        int tracked,
-        Map<String, String> exporterOptions) {
+public final class AgentConfig {
+    private final String hostPort;
+    private final String profile;
+    private final int leakSample;
+    private final Duration leakAge;
+    private final int copySample;
+    private final boolean copyJfr;
+    private final int sites;
+    private final int tracked;
+    private final Map<String, String> exporterOptions;
 
-    public AgentConfig {
+    public AgentConfig(
+            String hostPort,
+            String profile,
+            int leakSample,
+            Duration leakAge,
+            int copySample,
+            boolean copyJfr,
+            int sites,
+            int tracked,
+            Map<String, String> exporterOptions) {
+
         exporterOptions = Map.copyOf(exporterOptions);
+        this.hostPort = hostPort;
+        this.profile = profile;
+        this.leakSample = leakSample;
+        this.leakAge = leakAge;
+        this.copySample = copySample;
+        this.copyJfr = copyJfr;
+        this.sites = sites;
+        this.tracked = tracked;
+        this.exporterOptions = exporterOptions;
+    }
+
+    public String hostPort() {
+        return hostPort;
+    }
+
+    public String profile() {
+        return profile;
+    }
+
+    public int leakSample() {
+        return leakSample;
+    }
+
+    public Duration leakAge() {
+        return leakAge;
+    }
+
+    public int copySample() {
+        return copySample;
+    }
+
+    public boolean copyJfr() {
+        return copyJfr;
+    }
+
+    public int sites() {
+        return sites;
+    }
+
+    public int tracked() {
+        return tracked;
+    }
+
+    public Map<String, String> exporterOptions() {
+        return exporterOptions;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (o == this) {
+            return true;
+        }
+        if (!(o instanceof AgentConfig)) {
+            return false;
+        }
+        AgentConfig that = (AgentConfig) o;
+        return java.util.Objects.equals(hostPort, that.hostPort)
+                && java.util.Objects.equals(profile, that.profile)
+                && leakSample == that.leakSample
+                && java.util.Objects.equals(leakAge, that.leakAge)
+                && copySample == that.copySample
+                && copyJfr == that.copyJfr
+                && sites == that.sites
+                && tracked == that.tracked
+                && java.util.Objects.equals(exporterOptions, that.exporterOptions);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(
+                hostPort, profile, leakSample, leakAge, copySample, copyJfr, sites, tracked, exporterOptions);
+    }
+
+    @Override
+    public String toString() {
+        return "AgentConfig[hostPort=" + hostPort + ", profile=" + profile + ", leakSample=" + leakSample + ", leakAge="
+                + leakAge + ", copySample=" + copySample + ", copyJfr=" + copyJfr + ", sites=" + sites + ", tracked="
+                + tracked + ", exporterOptions=" + exporterOptions + "]";
     }
 }

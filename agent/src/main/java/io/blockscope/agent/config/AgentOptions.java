@@ -262,12 +262,20 @@ public final class AgentOptions {
         if (m.matches()) {
             long n = Long.parseLong(m.group(1));
             String unit = m.group(2) == null ? "s" : m.group(2);
-            Duration d = switch (unit) {
-                case "ms" -> Duration.ofMillis(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofSeconds(n);
-            };
+            Duration d;
+            switch (unit) {
+                case "ms":
+                    d = Duration.ofMillis(n);
+                    break;
+                case "m":
+                    d = Duration.ofMinutes(n);
+                    break;
+                case "h":
+                    d = Duration.ofHours(n);
+                    break;
+                default:
+                    d = Duration.ofSeconds(n);
+            }
             if (!d.isZero()) {
                 return d;
             }

@@ -205,12 +205,18 @@ public final class Instrumenter {
         }
 
         private Class<?> adviceClass() {
-            return switch (probe.kind()) {
-                case BLOCK_GET -> Advices.BlockGet.class;
-                case BLOCK_RETURN -> Advices.BlockReturn.class;
-                case COPY -> Advices.Copy.class;
-                case OCCUPANCY -> Advices.Occupancy.class;
-            };
+            switch (probe.kind()) {
+                case BLOCK_GET:
+                    return Advices.BlockGet.class;
+                case BLOCK_RETURN:
+                    return Advices.BlockReturn.class;
+                case COPY:
+                    return Advices.Copy.class;
+                case OCCUPANCY:
+                    return Advices.Occupancy.class;
+                default:
+                    throw new IllegalStateException("no advice for probe kind " + probe.kind());
+            }
         }
 
         private Class<?> valueType() {

@@ -20,7 +20,53 @@ import net.bytebuddy.pool.TypePool;
 public final class ProbeCheck {
 
     /** A probe's targets: found (with the classes), or skipped (with why). */
-    public record Result(String probe, boolean found, List<String> details) {}
+    public static final class Result {
+        private final String probe;
+        private final boolean found;
+        private final List<String> details;
+
+        public Result(String probe, boolean found, List<String> details) {
+            this.probe = probe;
+            this.found = found;
+            this.details = details;
+        }
+
+        public String probe() {
+            return probe;
+        }
+
+        public boolean found() {
+            return found;
+        }
+
+        public List<String> details() {
+            return details;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Result)) {
+                return false;
+            }
+            Result that = (Result) o;
+            return java.util.Objects.equals(probe, that.probe)
+                    && found == that.found
+                    && java.util.Objects.equals(details, that.details);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(probe, found, details);
+        }
+
+        @Override
+        public String toString() {
+            return "Result[probe=" + probe + ", found=" + found + ", details=" + details + "]";
+        }
+    }
 
     private ProbeCheck() {}
 

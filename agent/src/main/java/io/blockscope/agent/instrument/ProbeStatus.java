@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 
 /**
  * Which probes found their targets: a probe is enabled once it has instrumented at least one class.
@@ -19,7 +20,7 @@ public final class ProbeStatus {
 
     @SuppressWarnings("unchecked")
     public ProbeStatus(Profile profile) {
-        this.names = profile.probes().stream().map(p -> p.name()).toList();
+        this.names = profile.probes().stream().map(p -> p.name()).collect(Collectors.toList());
         this.enabled = new AtomicBoolean[names.size()];
         this.classes = new Set[names.size()];
         for (int i = 0; i < names.size(); i++) {

@@ -53,14 +53,14 @@ final class ValueMapping implements Advice.OffsetMapping {
         List<StackManipulation> code = new ArrayList<>();
         TypeDescription.Generic type;
         switch (value.origin()) {
-            case THIS -> {
+            case THIS:
                 if (instrumentedMethod.isStatic()) {
                     throw fail(instrumentedMethod, "the method is static, it has no 'this'");
                 }
                 type = instrumentedType.asGenericType();
                 code.add(MethodVariableAccess.loadThis());
-            }
-            case ARGUMENT -> {
+                break;
+            case ARGUMENT:
                 if (value.argument() >= instrumentedMethod.getParameters().size()) {
                     throw fail(
                             instrumentedMethod,
@@ -71,15 +71,16 @@ final class ValueMapping implements Advice.OffsetMapping {
                         instrumentedMethod.getParameters().get(value.argument());
                 type = parameter.getType();
                 code.add(MethodVariableAccess.of(type).loadFrom(argumentHandler.argument(parameter.getOffset())));
-            }
-            case RETURN -> {
+                break;
+            case RETURN:
                 type = instrumentedMethod.getReturnType();
                 if (type.represents(void.class) || instrumentedMethod.isConstructor()) {
                     throw fail(instrumentedMethod, "the method returns nothing");
                 }
                 code.add(MethodVariableAccess.of(type).loadFrom(argumentHandler.returned()));
-            }
-            default -> throw new IllegalStateException(value.origin().toString());
+                break;
+            default:
+                throw new IllegalStateException(value.origin().toString());
         }
         for (ValueRef.Step step : value.steps()) {
             if (step.arrayLength()) {

@@ -40,8 +40,8 @@ final class Accessors {
     /** {@code ref} as a number, or NaN-free failure. */
     long number(ValueRef ref, Object instance) throws ReflectiveOperationException {
         Object value = evaluate(ref, instance);
-        if (value instanceof Number n) {
-            return n.longValue();
+        if (value instanceof Number) {
+            return ((Number) value).longValue();
         }
         throw new IllegalStateException("value '" + ref + "' is a "
                 + (value == null ? "null" : value.getClass().getName()) + ", not a number");

@@ -87,8 +87,8 @@ final class Occupancy {
     }
 
     private static Iterable<?> elements(Object value) {
-        if (value instanceof Iterable<?> iterable) {
-            return iterable;
+        if (value instanceof Iterable<?>) {
+            return (Iterable<?>) value;
         }
         if (value != null && value.getClass().isArray()) {
             List<Object> out = new ArrayList<>();
@@ -101,9 +101,8 @@ final class Occupancy {
     }
 
     private static void failed(String probe, ValueRef ref, Throwable e) {
-        Throwable cause = e instanceof java.lang.reflect.InvocationTargetException ite && ite.getCause() != null
-                ? ite.getCause()
-                : e;
+        Throwable cause =
+                e instanceof java.lang.reflect.InvocationTargetException && e.getCause() != null ? e.getCause() : e;
         Log.warnOnce(
                 "occupancy:" + probe + ":" + ref,
                 "probe " + probe + " cannot read " + ref + " at scrape time; that occupancy value is left out",

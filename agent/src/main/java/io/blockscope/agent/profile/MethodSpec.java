@@ -9,15 +9,45 @@ import java.util.List;
  * constructors. Parameter types are written as in Java source: {@code int}, {@code byte[]},
  * {@code com.acme.Outer$Inner}.
  */
-public record MethodSpec(String name, List<String> parameters) {
+public final class MethodSpec {
+    private final String name;
+    private final List<String> parameters;
+
+    public MethodSpec(String name, List<String> parameters) {
+
+        parameters = parameters == null ? null : List.copyOf(parameters);
+        this.name = name;
+        this.parameters = parameters;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public List<String> parameters() {
+        return parameters;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (o == this) {
+            return true;
+        }
+        if (!(o instanceof MethodSpec)) {
+            return false;
+        }
+        MethodSpec that = (MethodSpec) o;
+        return java.util.Objects.equals(name, that.name) && java.util.Objects.equals(parameters, that.parameters);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(name, parameters);
+    }
 
     public static final String CONSTRUCTOR = "<init>";
 
     /** Parameters are {@code null} when any parameter list matches. */
-    public MethodSpec {
-        parameters = parameters == null ? null : List.copyOf(parameters);
-    }
-
     public boolean constructor() {
         return name.equals(CONSTRUCTOR);
     }

@@ -22,28 +22,174 @@ import java.util.Map;
  *                          superclasses; {@code tier} applies when none matches
  * @param componentByMethod copy component by method name; {@code component} applies when none matches
  */
-public record ProbeSpec(
-        String name,
-        ProbeKind kind,
-        List<TypeSpec> types,
-        List<MethodSpec> methods,
-        ValueRef value,
-        ValueRef when,
-        ValueRef counted,
-        ValueRef checkout,
-        boolean checkoutConstant,
-        boolean returnsCheckedOut,
-        Map<String, String> tierByType,
-        String tier,
-        Map<String, Component> componentByMethod,
-        Component component,
-        OccupancySpec occupancy) {
+public final class ProbeSpec {
+    private final String name;
+    private final ProbeKind kind;
+    private final List<TypeSpec> types;
+    private final List<MethodSpec> methods;
+    private final ValueRef value;
+    private final ValueRef when;
+    private final ValueRef counted;
+    private final ValueRef checkout;
+    private final boolean checkoutConstant;
+    private final boolean returnsCheckedOut;
+    private final Map<String, String> tierByType;
+    private final String tier;
+    private final Map<String, Component> componentByMethod;
+    private final Component component;
+    private final OccupancySpec occupancy;
 
-    public ProbeSpec {
+    public ProbeSpec(
+            String name,
+            ProbeKind kind,
+            List<TypeSpec> types,
+            List<MethodSpec> methods,
+            ValueRef value,
+            ValueRef when,
+            ValueRef counted,
+            ValueRef checkout,
+            boolean checkoutConstant,
+            boolean returnsCheckedOut,
+            Map<String, String> tierByType,
+            String tier,
+            Map<String, Component> componentByMethod,
+            Component component,
+            OccupancySpec occupancy) {
+
         types = List.copyOf(types);
         methods = List.copyOf(methods);
         tierByType = Map.copyOf(tierByType);
         componentByMethod = Map.copyOf(componentByMethod);
+        this.name = name;
+        this.kind = kind;
+        this.types = types;
+        this.methods = methods;
+        this.value = value;
+        this.when = when;
+        this.counted = counted;
+        this.checkout = checkout;
+        this.checkoutConstant = checkoutConstant;
+        this.returnsCheckedOut = returnsCheckedOut;
+        this.tierByType = tierByType;
+        this.tier = tier;
+        this.componentByMethod = componentByMethod;
+        this.component = component;
+        this.occupancy = occupancy;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public ProbeKind kind() {
+        return kind;
+    }
+
+    public List<TypeSpec> types() {
+        return types;
+    }
+
+    public List<MethodSpec> methods() {
+        return methods;
+    }
+
+    public ValueRef value() {
+        return value;
+    }
+
+    public ValueRef when() {
+        return when;
+    }
+
+    public ValueRef counted() {
+        return counted;
+    }
+
+    public ValueRef checkout() {
+        return checkout;
+    }
+
+    public boolean checkoutConstant() {
+        return checkoutConstant;
+    }
+
+    public boolean returnsCheckedOut() {
+        return returnsCheckedOut;
+    }
+
+    public Map<String, String> tierByType() {
+        return tierByType;
+    }
+
+    public String tier() {
+        return tier;
+    }
+
+    public Map<String, Component> componentByMethod() {
+        return componentByMethod;
+    }
+
+    public Component component() {
+        return component;
+    }
+
+    public OccupancySpec occupancy() {
+        return occupancy;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (o == this) {
+            return true;
+        }
+        if (!(o instanceof ProbeSpec)) {
+            return false;
+        }
+        ProbeSpec that = (ProbeSpec) o;
+        return java.util.Objects.equals(name, that.name)
+                && java.util.Objects.equals(kind, that.kind)
+                && java.util.Objects.equals(types, that.types)
+                && java.util.Objects.equals(methods, that.methods)
+                && java.util.Objects.equals(value, that.value)
+                && java.util.Objects.equals(when, that.when)
+                && java.util.Objects.equals(counted, that.counted)
+                && java.util.Objects.equals(checkout, that.checkout)
+                && checkoutConstant == that.checkoutConstant
+                && returnsCheckedOut == that.returnsCheckedOut
+                && java.util.Objects.equals(tierByType, that.tierByType)
+                && java.util.Objects.equals(tier, that.tier)
+                && java.util.Objects.equals(componentByMethod, that.componentByMethod)
+                && java.util.Objects.equals(component, that.component)
+                && java.util.Objects.equals(occupancy, that.occupancy);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(
+                name,
+                kind,
+                types,
+                methods,
+                value,
+                when,
+                counted,
+                checkout,
+                checkoutConstant,
+                returnsCheckedOut,
+                tierByType,
+                tier,
+                componentByMethod,
+                component,
+                occupancy);
+    }
+
+    @Override
+    public String toString() {
+        return "ProbeSpec[name=" + name + ", kind=" + kind + ", types=" + types + ", methods=" + methods + ", value="
+                + value + ", when=" + when + ", counted=" + counted + ", checkout=" + checkout + ", checkoutConstant="
+                + checkoutConstant + ", returnsCheckedOut=" + returnsCheckedOut + ", tierByType=" + tierByType
+                + ", tier=" + tier + ", componentByMethod=" + componentByMethod + ", component=" + component
+                + ", occupancy=" + occupancy + "]";
     }
 
     /** The tier of a class given its name and its superclasses' names, nearest first; null if none. */

@@ -9,13 +9,71 @@ import java.util.Set;
  * automatically, the packages that are not a "call site" (the cache and cell machinery itself),
  * and its probes.
  */
-public record Profile(
-        String name, String description, List<String> detect, List<String> siteSkip, List<ProbeSpec> probes) {
+public final class Profile {
+    private final String name;
+    private final String description;
+    private final List<String> detect;
+    private final List<String> siteSkip;
+    private final List<ProbeSpec> probes;
 
-    public Profile {
+    public Profile(
+            String name, String description, List<String> detect, List<String> siteSkip, List<ProbeSpec> probes) {
+
         detect = List.copyOf(detect);
         siteSkip = List.copyOf(siteSkip);
         probes = List.copyOf(probes);
+        this.name = name;
+        this.description = description;
+        this.detect = detect;
+        this.siteSkip = siteSkip;
+        this.probes = probes;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public List<String> detect() {
+        return detect;
+    }
+
+    public List<String> siteSkip() {
+        return siteSkip;
+    }
+
+    public List<ProbeSpec> probes() {
+        return probes;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (o == this) {
+            return true;
+        }
+        if (!(o instanceof Profile)) {
+            return false;
+        }
+        Profile that = (Profile) o;
+        return java.util.Objects.equals(name, that.name)
+                && java.util.Objects.equals(description, that.description)
+                && java.util.Objects.equals(detect, that.detect)
+                && java.util.Objects.equals(siteSkip, that.siteSkip)
+                && java.util.Objects.equals(probes, that.probes);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(name, description, detect, siteSkip, probes);
+    }
+
+    @Override
+    public String toString() {
+        return "Profile[name=" + name + ", description=" + description + ", detect=" + detect + ", siteSkip=" + siteSkip
+                + ", probes=" + probes + "]";
     }
 
     /** Every tier label the probes use, in first-use order: index i is tier i on the bridge. */

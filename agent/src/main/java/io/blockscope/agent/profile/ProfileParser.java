@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Reads a profile from JSON (comments allowed). Strict on purpose: an unknown field or a value of
@@ -139,22 +140,27 @@ public final class ProfileParser {
         Component component = null;
         OccupancySpec occupancy = null;
         switch (kind) {
-            case BLOCK_GET, BLOCK_RETURN -> {
+            case BLOCK_GET:
+            case BLOCK_RETURN:
                 tier = byName(node.get("tier"), where + ": tier", t -> label(t, "label"), tierByType);
                 if (tier == null && tierByType.isEmpty()) {
                     throw new IllegalArgumentException(
                             where + ": a " + kind.label()
                                     + " probe needs a tier: a label (\"l2\") or labels by class name ({\"com.acme.Lru\": \"l1\"})");
                 }
-            }
-            case COPY -> {
+                break;
+            case COPY:
                 component = byName(node.get("component"), where + ": component", Component::of, componentByMethod);
                 if (component == null && componentByMethod.isEmpty()) {
                     throw new IllegalArgumentException(where + ": a copy probe needs a component: a label (\"block\")"
                             + " or labels by method name ({\"copyRow\": \"row\"})");
                 }
-            }
-            case OCCUPANCY -> occupancy = occupancy(node.get("occupancy"), where);
+                break;
+            case OCCUPANCY:
+                occupancy = occupancy(node.get("occupancy"), where);
+                break;
+            default:
+                throw new IllegalStateException("unknown probe kind " + kind);
         }
         forbid(node, kind != ProbeKind.BLOCK_GET && kind != ProbeKind.BLOCK_RETURN, "tier", where, kind);
         forbid(node, kind != ProbeKind.COPY, "component", where, kind);
@@ -190,17 +196,19 @@ public final class ProfileParser {
     }
 
     private static ValueRef defaultValue(ProbeKind kind, String where) {
-        return switch (kind) {
-            case BLOCK_GET -> ValueRef.parse("return");
-            case OCCUPANCY -> ValueRef.parse("this");
-            case BLOCK_RETURN, COPY ->
+        switch (kind) {
+            case BLOCK_GET:
+                return ValueRef.parse("return");
+            case OCCUPANCY:
+                return ValueRef.parse("this");
+            default:
                 throw new IllegalArgumentException(where + ": value is required for a "
                         + kind.label() + " probe ("
                         + (kind == ProbeKind.COPY
                                 ? "the bytes copied, e.g. return.length"
                                 : "the block given back, e.g. arg1 or this")
                         + ")");
-        };
+        }
     }
 
     private static OccupancySpec occupancy(JsonNode node, String where) {
@@ -289,7 +297,7 @@ public final class ProfileParser {
             String field = it.next();
             if (!accepted.contains(field)) {
                 throw new IllegalArgumentException(where + ": unknown field '" + field + "'; accepted: "
-                        + String.join(", ", accepted.stream().sorted().toList()));
+                        + String.join(", ", accepted.stream().sorted().collect(Collectors.toList())));
             }
         }
     }

@@ -4,7 +4,39 @@ package io.blockscope.agent.profile;
  * Which classes a probe instruments: one class by name ({@code com.acme.Cache}), or every concrete
  * class that is or extends/implements a type ({@code subtype:com.acme.Cell}).
  */
-public record TypeSpec(String name, boolean subtypes) {
+public final class TypeSpec {
+    private final String name;
+    private final boolean subtypes;
+
+    public TypeSpec(String name, boolean subtypes) {
+        this.name = name;
+        this.subtypes = subtypes;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public boolean subtypes() {
+        return subtypes;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (o == this) {
+            return true;
+        }
+        if (!(o instanceof TypeSpec)) {
+            return false;
+        }
+        TypeSpec that = (TypeSpec) o;
+        return java.util.Objects.equals(name, that.name) && subtypes == that.subtypes;
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(name, subtypes);
+    }
 
     private static final String SUBTYPE = "subtype:";
 

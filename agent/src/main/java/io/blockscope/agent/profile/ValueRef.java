@@ -14,7 +14,49 @@ import java.util.regex.Pattern;
  * <p>Probes compile it into bytecode at instrumentation time (no reflection, nothing allocated on
  * the hot path); occupancy probes evaluate it reflectively at scrape time.
  */
-public record ValueRef(Origin origin, int argument, List<Step> steps) {
+public final class ValueRef {
+    private final Origin origin;
+    private final int argument;
+    private final List<Step> steps;
+
+    public ValueRef(Origin origin, int argument, List<Step> steps) {
+
+        steps = List.copyOf(steps);
+        this.origin = origin;
+        this.argument = argument;
+        this.steps = steps;
+    }
+
+    public Origin origin() {
+        return origin;
+    }
+
+    public int argument() {
+        return argument;
+    }
+
+    public List<Step> steps() {
+        return steps;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (o == this) {
+            return true;
+        }
+        if (!(o instanceof ValueRef)) {
+            return false;
+        }
+        ValueRef that = (ValueRef) o;
+        return java.util.Objects.equals(origin, that.origin)
+                && argument == that.argument
+                && java.util.Objects.equals(steps, that.steps);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(origin, argument, steps);
+    }
 
     /** Where the chain starts. */
     public enum Origin {
@@ -24,7 +66,39 @@ public record ValueRef(Origin origin, int argument, List<Step> steps) {
     }
 
     /** One step: a call of the no-argument method {@code name}, or an array's length. */
-    public record Step(String name, boolean arrayLength) {
+    public static final class Step {
+        private final String name;
+        private final boolean arrayLength;
+
+        public Step(String name, boolean arrayLength) {
+            this.name = name;
+            this.arrayLength = arrayLength;
+        }
+
+        public String name() {
+            return name;
+        }
+
+        public boolean arrayLength() {
+            return arrayLength;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Step)) {
+                return false;
+            }
+            Step that = (Step) o;
+            return java.util.Objects.equals(name, that.name) && arrayLength == that.arrayLength;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(name, arrayLength);
+        }
 
         static final Step ARRAY_LENGTH = new Step("length", true);
 
@@ -40,10 +114,6 @@ public record ValueRef(Origin origin, int argument, List<Step> steps) {
 
     private static final Pattern HEAD = Pattern.compile("this|return|arg(\\d{1,2})");
     private static final Pattern CALL = Pattern.compile("([A-Za-z_$][A-Za-z0-9_$]*)\\(\\)");
-
-    public ValueRef {
-        steps = List.copyOf(steps);
-    }
 
     /** Parses {@code text}; a malformed value throws with a message saying what is accepted. */
     public static ValueRef parse(String text) {
@@ -75,11 +145,7 @@ public record ValueRef(Origin origin, int argument, List<Step> steps) {
     @Override
     public String toString() {
         StringBuilder out = new StringBuilder(
-                switch (origin) {
-                    case THIS -> "this";
-                    case RETURN -> "return";
-                    case ARGUMENT -> "arg" + argument;
-                });
+                origin == Origin.THIS ? "this" : origin == Origin.RETURN ? "return" : "arg" + argument);
         steps.forEach(step -> out.append('.').append(step));
         return out.toString();
     }

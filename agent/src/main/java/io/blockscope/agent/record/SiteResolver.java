@@ -66,7 +66,44 @@ public final class SiteResolver {
     }
 
     /** A site and the stack it was found in, innermost frame first. */
-    public record Located(String site, List<StackFrame> frames) {
+    public static final class Located {
+        private final String site;
+        private final List<StackFrame> frames;
+
+        public Located(String site, List<StackFrame> frames) {
+            this.site = site;
+            this.frames = frames;
+        }
+
+        public String site() {
+            return site;
+        }
+
+        public List<StackFrame> frames() {
+            return frames;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Located)) {
+                return false;
+            }
+            Located that = (Located) o;
+            return java.util.Objects.equals(site, that.site) && java.util.Objects.equals(frames, that.frames);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(site, frames);
+        }
+
+        @Override
+        public String toString() {
+            return "Located[site=" + site + ", frames=" + frames + "]";
+        }
 
         /** The stack as {@link StackTraceElement}s: built on demand, for a log line. */
         public StackTraceElement[] stack() {
@@ -96,7 +133,54 @@ public final class SiteResolver {
     }
 
     /** Frames with the same class, method and bytecode index are the same source line. */
-    private record FrameKey(String className, String methodName, int bytecodeIndex) {}
+    private static final class FrameKey {
+        private final String className;
+        private final String methodName;
+        private final int bytecodeIndex;
+
+        private FrameKey(String className, String methodName, int bytecodeIndex) {
+            this.className = className;
+            this.methodName = methodName;
+            this.bytecodeIndex = bytecodeIndex;
+        }
+
+        public String className() {
+            return className;
+        }
+
+        public String methodName() {
+            return methodName;
+        }
+
+        public int bytecodeIndex() {
+            return bytecodeIndex;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof FrameKey)) {
+                return false;
+            }
+            FrameKey that = (FrameKey) o;
+            return java.util.Objects.equals(className, that.className)
+                    && java.util.Objects.equals(methodName, that.methodName)
+                    && bytecodeIndex == that.bytecodeIndex;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(className, methodName, bytecodeIndex);
+        }
+
+        @Override
+        public String toString() {
+            return "FrameKey[className=" + className + ", methodName=" + methodName + ", bytecodeIndex=" + bytecodeIndex
+                    + "]";
+        }
+    }
 
     static String format(StackFrame frame) {
         int line = frame.getLineNumber();

@@ -44,7 +44,45 @@ public final class SiteTable {
     }
 
     /** One exported site's counts: {@code values[column]}, and how often it was seen. */
-    public record Row(String site, long[] values) {}
+    public static final class Row {
+        private final String site;
+        private final long[] values;
+
+        public Row(String site, long[] values) {
+            this.site = site;
+            this.values = values;
+        }
+
+        public String site() {
+            return site;
+        }
+
+        public long[] values() {
+            return values;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Row)) {
+                return false;
+            }
+            Row that = (Row) o;
+            return java.util.Objects.equals(site, that.site) && java.util.Objects.equals(values, that.values);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(site, values);
+        }
+
+        @Override
+        public String toString() {
+            return "Row[site=" + site + ", values=" + values + "]";
+        }
+    }
 
     private static final class Entry {
         final long[] values;

@@ -60,15 +60,9 @@ final class ChildJvm implements AutoCloseable {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    /** Temurin 25's java; fails (does not skip) when it is missing. */
+    /** JDK 25's java from {@code BLOCKSCOPE_TEST_JDKS}; skips the test (saying how to get it) when not named. */
     static String java25() {
-        String home = System.getProperty("blockscope.jdk25", "/usr/lib/jvm/temurin-25-jdk-amd64");
-        Path java = Path.of(home, "bin", "java");
-        if (!Files.isExecutable(java)) {
-            throw new IllegalStateException("JDK 25 not found at " + java + ": install Temurin 25 there or pass"
-                    + " -Dblockscope.jdk25=<its home>");
-        }
-        return java.toString();
+        return TestJdks.require(25).toString();
     }
 
     /**

@@ -7,7 +7,6 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.Locale;
 import javax.crypto.SecretKeyFactory;
 import javax.crypto.spec.PBEKeySpec;
@@ -75,7 +74,7 @@ public final class PasswordHash {
                     + " sha256:SALT_HEX:HASH_HEX or sha512:SALT_HEX:HASH_HEX";
     private static final int MIN_SALT_BYTES = 8;
     private static final int MAX_ITERATIONS = 10_000_000;
-    private static final HexFormat HEX = HexFormat.of();
+    private static final Hex HEX = new Hex();
 
     private final Algorithm algorithm;
     private final int iterations;

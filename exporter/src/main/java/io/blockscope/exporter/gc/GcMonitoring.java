@@ -27,6 +27,11 @@ public final class GcMonitoring implements AutoCloseable {
         }
     }
 
+    /** The first JDK with {@code jdk.jfr.consumer.RecordingStream}. */
+    static final int JFR_STREAMING = 14;
+
+    private static final String JFR_COLLECTOR = "io.blockscope.exporter.gc.JfrGcCollector";
+
     private final AutoCloseable collector;
     private final Source source;
 
@@ -43,9 +48,13 @@ public final class GcMonitoring implements AutoCloseable {
             Log.warnOnce("gc-metrics", "GC metrics could not be registered; no blockscope_gc_* series", e);
             return new GcMonitoring(null, Source.NONE);
         }
-        if (useJfr) {
+        if (useJfr && Runtime.version().feature() < JFR_STREAMING) {
+            Log.info(
+                    "JDK " + Runtime.version().feature() + " has no JFR event streaming (JDK 14+): GC metrics come from"
+                            + " GC MXBean notifications (blockscope_gc_source_info{source=\"mxbean\"})");
+        } else if (useJfr) {
             try {
-                JfrGcCollector jfr = JfrGcCollector.start(metrics, registry, properties);
+                AutoCloseable jfr = startJfr(metrics, registry, properties);
                 metrics.source(Source.JFR.label());
                 return new GcMonitoring(jfr, Source.JFR);
             } catch (Exception | LinkageError e) {
@@ -66,6 +75,28 @@ public final class GcMonitoring implements AutoCloseable {
             Log.warnOnce("mxbean-start", "GC MXBean notifications are not available either; no GC pause metrics", e);
             metrics.source(Source.NONE.label());
             return new GcMonitoring(null, Source.NONE);
+        }
+    }
+
+    /**
+     * {@code JfrGcCollector} is compiled for Java 14 ({@code RecordingStream}) and loaded by name, so
+     * that this class still loads on JDK 11.
+     */
+    private static AutoCloseable startJfr(
+            GcMetrics metrics, PrometheusRegistry registry, PrometheusProperties properties) throws Exception {
+        java.lang.reflect.Method start = Class.forName(JFR_COLLECTOR)
+                .getDeclaredMethod("start", GcMetrics.class, PrometheusRegistry.class, PrometheusProperties.class);
+        try {
+            return (AutoCloseable) start.invoke(null, metrics, registry, properties);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof Exception) {
+                throw (Exception) cause;
+            }
+            if (cause instanceof Error) {
+                throw (Error) cause;
+            }
+            throw e;
         }
     }
 

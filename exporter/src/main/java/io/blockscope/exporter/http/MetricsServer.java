@@ -1,6 +1,7 @@
 package io.blockscope.exporter.http;
 
 import io.blockscope.exporter.ExporterConfig;
+import io.blockscope.exporter.endpoint.Endpoint;
 import io.blockscope.exporter.self.SelfMetrics;
 import io.blockscope.exporter.tls.TlsMaterial;
 import io.prometheus.metrics.config.PrometheusProperties;
@@ -19,11 +20,12 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 
 /**
- * The embedded Jetty 12 server behind the scrape endpoint. All its threads are daemons, so it never
+ * The embedded Jetty 12 server behind the scrape endpoint on JDK 17+ (loaded by name from {@code
+ * EndpointKind}: this package is compiled for Java 17, like Jetty). All its threads are daemons, so it never
  * keeps the host JVM alive; there is one selector thread, which also accepts connections, and the
  * rest of the bounded pool serves requests.
  */
-public final class MetricsServer implements AutoCloseable {
+public final class MetricsServer implements Endpoint {
 
     private static final long IDLE_TIMEOUT_MS = 30_000;
 
@@ -99,7 +101,7 @@ public final class MetricsServer implements AutoCloseable {
         return ssl;
     }
 
-    /** The bound port: the chosen one for port 0. */
+    @Override
     public int port() {
         return connector.getLocalPort();
     }

@@ -10,8 +10,8 @@ import io.blockscope.exporter.ExporterConfig;
 import io.blockscope.exporter.testing.ChildJvm;
 import io.blockscope.exporter.testing.ExporterChild;
 import io.blockscope.exporter.testing.Http;
-import io.blockscope.exporter.testing.Jdks;
 import io.blockscope.exporter.testing.Samples;
+import io.blockscope.exporter.testing.TestJdks;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -50,7 +50,7 @@ class MxBeanFallbackTest {
         // A JVM whose module graph lacks jdk.jfr: the "unsupported VM" case, on the real JDK.
         List<String> jvmArgs = List.of(
                 "-Xmx64m", "--limit-modules", "java.base,java.management,jdk.management,java.net.http,java.logging");
-        try (ChildJvm child = ChildJvm.start(Jdks.current(), jvmArgs, ExporterChild.class, "child.collections=3")) {
+        try (ChildJvm child = ChildJvm.start(TestJdks.current(), jvmArgs, ExporterChild.class, "child.collections=3")) {
             String line = child.awaitLine(l -> l.startsWith("exporter "), Duration.ofSeconds(60));
             assertTrue(line.endsWith("serving true source mxbean"), line + "\n" + child);
             child.awaitLine(l -> l.startsWith("forced "), Duration.ofSeconds(30));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.blockscope.exporter.Exporter;
 import io.blockscope.exporter.ExporterConfig;
 import io.blockscope.exporter.auth.PasswordHash;
+import io.blockscope.exporter.endpoint.EndpointKind;
 import io.blockscope.exporter.testing.Http;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -14,7 +15,17 @@ import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
+/** Hashed basic auth on Jetty (JDK 17+); {@link BasicAuthNettyTest} runs the same on Netty (JDK 11-16). */
 class BasicAuthTest {
+
+    /** The endpoint under test. */
+    EndpointKind kind() {
+        return EndpointKind.JETTY;
+    }
+
+    private Exporter start(ExporterConfig config) {
+        return Exporter.start(config, kind());
+    }
 
     private static String basic(String user, String password) {
         return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
@@ -24,7 +35,7 @@ class BasicAuthTest {
     void hashedPasswordGuardsMetricsButNotHealth() throws Exception {
         String hash = PasswordHash.create(PasswordHash.Algorithm.PBKDF2_SHA256, 20_000, "pä55:word".toCharArray())
                 .toString();
-        try (Exporter exporter = Exporter.start(
+        try (Exporter exporter = start(
                 ExporterConfig.parse("127.0.0.1:0", Map.of("auth.user", "prometheus", "auth.password.hash", hash)))) {
             URI metrics = URI.create("http://127.0.0.1:" + exporter.port() + "/metrics");
 
@@ -67,9 +78,9 @@ class BasicAuthTest {
     void saltedShaAndExplicitPlaintextWorkToo() throws Exception {
         String sha = PasswordHash.create(PasswordHash.Algorithm.SHA512, 0, "pw".toCharArray())
                 .toString();
-        try (Exporter hashed = Exporter.start(ExporterConfig.parse(
+        try (Exporter hashed = start(ExporterConfig.parse(
                         "127.0.0.1:0", Map.of("auth.user", "u", "auth.password.hash", sha, "jfr", "off")));
-                Exporter plain = Exporter.start(ExporterConfig.parse(
+                Exporter plain = start(ExporterConfig.parse(
                         "127.0.0.1:0",
                         Map.of("auth.user", "u", "auth.password", "pw", "auth.plaintext", "true", "jfr", "off")))) {
             for (Exporter e : new Exporter[] {hashed, plain}) {

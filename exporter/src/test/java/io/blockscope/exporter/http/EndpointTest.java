@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.exporter.Exporter;
 import io.blockscope.exporter.ExporterConfig;
+import io.blockscope.exporter.endpoint.EndpointKind;
 import io.blockscope.exporter.self.SelfMetrics;
 import io.blockscope.exporter.testing.Http;
 import io.blockscope.exporter.testing.Samples;
@@ -26,18 +27,32 @@ import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
-/** Real HTTP scrapes of an exporter in this JVM, in each exposition format. */
+/**
+ * Real HTTP scrapes of an exporter in this JVM, in each exposition format, on Jetty (the endpoint
+ * on JDK 17+); {@link EndpointNettyTest} runs the same on the Netty endpoint of JDK 11-16.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EndpointTest {
 
     private static final String PROTOBUF_ACCEPT =
             "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.7,"
                     + "text/plain;version=0.0.4;q=0.3";
-    private static Exporter exporter;
+    private Exporter exporter;
+
+    /** The endpoint under test. */
+    EndpointKind kind() {
+        return EndpointKind.JETTY;
+    }
+
+    private Exporter start(ExporterConfig config) {
+        return Exporter.start(config, kind());
+    }
 
     @BeforeAll
-    static void start() throws Exception {
-        exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of()));
+    void start() throws Exception {
+        exporter = start(ExporterConfig.parse("127.0.0.1:0", Map.of()));
         assertTrue(exporter.isServing());
         // At least one pause in the histogram, so every format has a GC histogram to show.
         System.gc();
@@ -49,11 +64,11 @@ class EndpointTest {
     }
 
     @AfterAll
-    static void stop() {
+    void stop() {
         exporter.close();
     }
 
-    private static URI uri(String path) {
+    private URI uri(String path) {
         return URI.create("http://127.0.0.1:" + exporter.port() + path);
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.exporter.Exporter;
 import io.blockscope.exporter.ExporterConfig;
+import io.blockscope.exporter.endpoint.EndpointKind;
 import io.blockscope.exporter.testing.Http;
 import io.blockscope.exporter.testing.TestCertificates;
 import java.io.IOException;
@@ -25,8 +26,20 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** HTTPS scrapes with certificates made at test time by the running JDK's keytool. */
+/**
+ * HTTPS scrapes with certificates made at test time by the running JDK's keytool, on Jetty (JDK
+ * 17+); {@link TlsNettyTest} runs the same on Netty (JDK 11-16).
+ */
 class TlsTest {
+
+    /** The endpoint under test. */
+    EndpointKind kind() {
+        return EndpointKind.JETTY;
+    }
+
+    private Exporter start(ExporterConfig config) {
+        return Exporter.start(config, kind());
+    }
 
     @TempDir
     static Path dir;
@@ -52,7 +65,7 @@ class TlsTest {
 
     @Test
     void pkcs12Keystore() throws Exception {
-        try (Exporter exporter = Exporter.start(ExporterConfig.parse(
+        try (Exporter exporter = start(ExporterConfig.parse(
                 "127.0.0.1:0",
                 Map.of(
                         "tls.keystore",
@@ -89,7 +102,7 @@ class TlsTest {
 
     @Test
     void pemCertificateAndKey() throws Exception {
-        try (Exporter exporter = Exporter.start(ExporterConfig.parse(
+        try (Exporter exporter = start(ExporterConfig.parse(
                 "127.0.0.1:0",
                 Map.of(
                         "tls.cert",
@@ -104,7 +117,7 @@ class TlsTest {
 
     @Test
     void clientCertificatesWhenRequired() throws Exception {
-        try (Exporter exporter = Exporter.start(ExporterConfig.parse(
+        try (Exporter exporter = start(ExporterConfig.parse(
                 "127.0.0.1:0",
                 Map.of(
                         "tls.cert",

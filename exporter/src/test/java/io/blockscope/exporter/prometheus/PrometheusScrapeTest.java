@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.blockscope.exporter.testing.ChildJvm;
 import io.blockscope.exporter.testing.ExporterChild;
-import io.blockscope.exporter.testing.Jdks;
 import io.blockscope.exporter.testing.PrometheusServer;
+import io.blockscope.exporter.testing.TestJdks;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -22,7 +22,7 @@ class PrometheusScrapeTest {
     @Test
     void prometheusStoresTheGcSeriesAndTheirNativeHistogram() throws Exception {
         try (ChildJvm child = ChildJvm.start(
-                Jdks.current(), List.of("-XX:+UseG1GC", "-Xmx64m"), ExporterChild.class, "child.gc-every-ms=200")) {
+                TestJdks.current(), List.of("-XX:+UseG1GC", "-Xmx64m"), ExporterChild.class, "child.gc-every-ms=200")) {
             String line = child.awaitLine(l -> l.startsWith("exporter "), Duration.ofSeconds(60));
             String target = "127.0.0.1:" + line.split(" ")[2];
             try (PrometheusServer prometheus = PrometheusServer.start(List.of(target))) {

@@ -129,5 +129,49 @@ final class StandaloneBucketCache implements AutoCloseable {
     }
 
     /** One bucket size class: slot size and slots in use / free. */
-    record SizeClassStats(long itemSize, long used, long free) {}
+    static final class SizeClassStats {
+        private final long itemSize;
+        private final long used;
+        private final long free;
+
+        SizeClassStats(long itemSize, long used, long free) {
+            this.itemSize = itemSize;
+            this.used = used;
+            this.free = free;
+        }
+
+        public long itemSize() {
+            return itemSize;
+        }
+
+        public long used() {
+            return used;
+        }
+
+        public long free() {
+            return free;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof SizeClassStats)) {
+                return false;
+            }
+            SizeClassStats that = (SizeClassStats) o;
+            return itemSize == that.itemSize && used == that.used && free == that.free;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(itemSize, used, free);
+        }
+
+        @Override
+        public String toString() {
+            return "SizeClassStats[itemSize=" + itemSize + ", used=" + used + ", free=" + free + "]";
+        }
+    }
 }

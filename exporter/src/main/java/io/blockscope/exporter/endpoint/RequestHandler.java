@@ -1,0 +1,135 @@
+package io.blockscope.exporter.endpoint;
+
+import io.blockscope.exporter.Log;
+import io.blockscope.exporter.auth.BasicAuthorization;
+import io.blockscope.exporter.self.SelfMetrics;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.prometheus.metrics.exporter.common.PrometheusScrapeHandler;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The Netty endpoint's answers: the same decisions, in the same order, with the same statuses,
+ * headers and bodies as the Jetty endpoint's {@code BasicAuthHandler} and {@code MetricsHandler}
+ * ({@code EndpointTest} and {@code BasicAuthTest} run against both).
+ */
+@ChannelHandler.Sharable
+final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+
+    private static final String TEXT = "text/plain; charset=utf-8";
+
+    private final PrometheusScrapeHandler scrapes;
+    private final SelfMetrics self;
+    private final BasicAuthorization authorization;
+
+    RequestHandler(PrometheusScrapeHandler scrapes, SelfMetrics self, BasicAuthorization authorization) {
+        this.scrapes = scrapes;
+        this.self = self;
+        this.authorization = authorization;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        if (!request.decoderResult().isSuccess()) {
+            FullHttpResponse bad = plain(HttpResponseStatus.BAD_REQUEST, "Bad request.\n", false);
+            HttpUtil.setKeepAlive(bad, false);
+            ctx.writeAndFlush(bad).addListener(f -> ctx.close());
+            return;
+        }
+        FullHttpResponse response = answer(request);
+        HttpUtil.setKeepAlive(response, HttpUtil.isKeepAlive(request));
+        ctx.writeAndFlush(response);
+    }
+
+    private FullHttpResponse answer(FullHttpRequest request) {
+        String path = new QueryStringDecoder(request.uri()).path();
+        boolean head = HttpMethod.HEAD.equals(request.method());
+        if (authorization != null
+                && !Endpoint.HEALTHY.equals(path)
+                && !authorization.authorized(request.headers().get(HttpHeaderNames.AUTHORIZATION))) {
+            FullHttpResponse r = plain(HttpResponseStatus.UNAUTHORIZED, "Unauthorized.\n", head);
+            r.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, BasicAuthorization.CHALLENGE);
+            return r;
+        }
+        if (!head && !HttpMethod.GET.equals(request.method())) {
+            FullHttpResponse r = plain(HttpResponseStatus.METHOD_NOT_ALLOWED, "Only GET and HEAD.\n", false);
+            r.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
+            return r;
+        }
+        switch (path) {
+            case Endpoint.METRICS:
+                return scrape(request, head);
+            case Endpoint.HEALTHY:
+                return plain(HttpResponseStatus.OK, "Exporter is healthy.\n", head);
+            case "/":
+                return plain(HttpResponseStatus.OK, "blockscope exporter: metrics at /metrics\n", head);
+            default:
+                return plain(HttpResponseStatus.NOT_FOUND, "Not found: metrics are at /metrics\n", head);
+        }
+    }
+
+    private FullHttpResponse scrape(FullHttpRequest request, boolean head) {
+        long start = System.nanoTime();
+        NettyScrapeExchange exchange = new NettyScrapeExchange(request);
+        try {
+            scrapes.handleRequest(exchange);
+        } catch (IOException e) {
+            exchange.handleException(e);
+        } catch (RuntimeException e) {
+            exchange.handleException(e);
+        }
+        Exception failure = exchange.failure();
+        if (failure != null) {
+            Log.warnOnce("scrape-" + failure.getClass().getName(), "a scrape failed; Prometheus got a 500", failure);
+            return plain(HttpResponseStatus.INTERNAL_SERVER_ERROR, "Scrape failed: " + failure + "\n", head);
+        }
+        self.observeScrape(System.nanoTime() - start);
+        return exchange.response(head);
+    }
+
+    static FullHttpResponse plain(HttpResponseStatus status, String text, boolean head) {
+        byte[] body = text.getBytes(StandardCharsets.UTF_8);
+        return response(status, TEXT, body, head);
+    }
+
+    /** A complete response; for HEAD the length the body would have, and no body. */
+    static FullHttpResponse response(HttpResponseStatus status, String contentType, byte[] body, boolean head) {
+        ByteBuf content = head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body);
+        FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);
+        if (contentType != null) {
+            r.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+        }
+        r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        return r;
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+        if (event instanceof IdleStateEvent) {
+            ctx.close(); // an idle keep-alive connection, as Jetty's idle timeout closes it
+        } else {
+            super.userEventTriggered(ctx, event);
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        // A scraper that hung up, a failed TLS handshake, a malformed request: that connection ends,
+        // nothing else is affected, and nothing is worth a line in the host's log.
+        ctx.close();
+    }
+}

@@ -133,6 +133,28 @@ public final class Bridge {
         }
     }
 
+    /**
+     * The innermost call on this thread of a method a receiver probe watches: {receiver's class,
+     * method name}. Set and restored by that probe's advice; read only by sampled events, to name
+     * a site in an inherited method after the receiver's concrete class. One array per thread,
+     * allocated on the thread's first such call; nothing after.
+     */
+    private static final ThreadLocal<Object[]> RECEIVER = ThreadLocal.withInitial(() -> new Object[2]);
+
+    /**
+     * This thread's {receiver class, method name} slot; receiver-probe advice saves its two values in
+     * locals on entry, writes its own, and puts the saved ones back on exit (so nested calls unwind).
+     */
+    public static Object[] receiverSlot() {
+        return RECEIVER.get();
+    }
+
+    /** The receiver's class of the innermost watched call, when that call is {@code method}; else null. */
+    public static Class<?> receiver(String method) {
+        Object[] slot = RECEIVER.get();
+        return method.equals(slot[1]) ? (Class<?>) slot[0] : null;
+    }
+
     /** An instance seen by probe {@code probe}; repeats of the last one cost an identity hash. */
     public static void instance(int probe, Object instance) {
         if (instance == null) {

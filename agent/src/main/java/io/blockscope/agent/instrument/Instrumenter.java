@@ -214,6 +214,8 @@ public final class Instrumenter {
                     return Advices.Copy.class;
                 case OCCUPANCY:
                     return Advices.Occupancy.class;
+                case RECEIVER:
+                    return Advices.Receiver.class;
                 default:
                     throw new IllegalStateException("no advice for probe kind " + probe.kind());
             }

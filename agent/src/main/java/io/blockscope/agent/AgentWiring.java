@@ -56,7 +56,6 @@ final class AgentWiring {
                 new SiteResolver(profile.siteSkip(), profile.receiverTypes()),
                 config.tracked(),
                 config.leakAge(),
-                config.copySample(),
                 config.copyJfr(),
                 config.sites(),
                 profile.probes().size(),
@@ -66,7 +65,7 @@ final class AgentWiring {
         if (profile.matchesReturns()) {
             Bridge.matchReturns(CHECKOUT_SLOTS);
         }
-        Bridge.install(recorder, config.leakSample(), config.copySample());
+        Bridge.install(recorder, config.leakSample(), config.copySample(), config.copySampleBytes());
 
         logProbes(profile, hostLoader, lateAttach);
         new Instrumenter(profile, status).install(instrumentation);
@@ -75,7 +74,8 @@ final class AgentWiring {
                         ? ", metrics at " + (exporterConfig.tls() != null ? "https" : "http") + "://"
                                 + host(exporterConfig) + ":" + exporter.port() + "/metrics"
                         : ", metrics NOT served (see above)")
-                + "; leak.sample=" + config.leakSample() + ", copy.sample=" + config.copySample());
+                + "; leak.sample=" + config.leakSample() + ", copy.sample="
+                + (config.copySampleBytes() > 0 ? config.copySampleBytes() + " bytes" : config.copySample()));
         publishState(exporter, "running profile " + profile.name());
     }
 

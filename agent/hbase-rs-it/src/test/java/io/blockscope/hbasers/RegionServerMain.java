@@ -50,23 +50,40 @@ public final class RegionServerMain {
     private static void startup(int runs, String options) {
         List<Long> without = new ArrayList<>();
         List<Long> with = new ArrayList<>();
+        List<Long> withoutCpu = new ArrayList<>();
+        List<Long> withCpu = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
-            without.add(once(null));
-            with.add(once(options));
-            System.out.printf("run %d: without %d ms, with %d ms%n", i + 1, without.get(i), with.get(i));
+            long[] a = once(null);
+            long[] b = once(options);
+            without.add(a[0]);
+            withoutCpu.add(a[1]);
+            with.add(b[0]);
+            withCpu.add(b[1]);
+            System.out.printf(
+                    "run %d: without %d ms (cpu %d ms), with %d ms (cpu %d ms)%n", i + 1, a[0], a[1], b[0], b[1]);
         }
-        long a = median(without);
-        long b = median(with);
-        System.out.printf("median of %d: without %d ms, with %d ms, agent adds %d ms%n", runs, a, b, b - a);
+        System.out.printf(
+                "median of %d: without %d ms (cpu %d ms), with %d ms (cpu %d ms): the agent adds %d ms wall, %d ms cpu%n",
+                runs,
+                median(without),
+                median(withoutCpu),
+                median(with),
+                median(withCpu),
+                median(with) - median(without),
+                median(withCpu) - median(withoutCpu));
     }
 
-    private static long once(String options) {
+    /** Wall and CPU milliseconds to "Master has completed initialization". */
+    private static long[] once(String options) {
         RegionServerProcess.Builder builder = RegionServerProcess.builder();
         if (options != null) {
             builder.agent(options);
         }
         try (RegionServerProcess server = builder.start()) {
-            return server.startup().toMillis();
+            return new long[] {
+                server.startup().toMillis(),
+                server.startupCpu() == null ? -1 : server.startupCpu().toMillis()
+            };
         }
     }
 

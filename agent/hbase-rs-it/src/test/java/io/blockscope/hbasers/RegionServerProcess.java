@@ -52,6 +52,7 @@ final class RegionServerProcess implements AutoCloseable {
     private final Path java;
     private final Instant started;
     private Duration startup;
+    private Duration startupCpu;
 
     private RegionServerProcess(Process process, Path dir, Path log, int zkPort, Path java, Instant started) {
         this.process = process;
@@ -81,6 +82,25 @@ final class RegionServerProcess implements AutoCloseable {
     /** From process start to HBase's "Master has completed initialization". */
     Duration startup() {
         return startup;
+    }
+
+    /**
+     * CPU time (user + system) the server had used when it was ready: steadier than wall time on
+     * a busy machine. Null where /proc is not available.
+     */
+    Duration startupCpu() {
+        return startupCpu;
+    }
+
+    private Duration cpuTime() {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+            return Duration.ofMillis(ticks * 10); // USER_HZ is 100 on Linux
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** A client configuration for this server (ZooKeeper on loopback, few retries). */
@@ -149,6 +169,7 @@ final class RegionServerProcess implements AutoCloseable {
             }
             if (lines().stream().anyMatch(l -> l.contains(READY))) {
                 startup = Duration.between(started, Instant.now());
+                startupCpu = cpuTime();
                 return;
             }
             sleep(100);

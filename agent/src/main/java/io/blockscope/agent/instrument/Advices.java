@@ -63,6 +63,8 @@ final class Advices {
      * exit, in a slot the thread allocated once.
      */
     static final class Receiver {
+        // ByteBuddy carries @Advice.Local values from enter to exit: written here, read there
+        @SuppressWarnings("UnusedVariable")
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter(
                 @Advice.This(optional = true) Object self,

@@ -163,18 +163,6 @@ public final class SiteResolver {
             this.bytecodeIndex = bytecodeIndex;
         }
 
-        public String className() {
-            return className;
-        }
-
-        public String methodName() {
-            return methodName;
-        }
-
-        public int bytecodeIndex() {
-            return bytecodeIndex;
-        }
-
         @Override
         public boolean equals(Object o) {
             if (o == this) {

@@ -41,11 +41,25 @@ public final class GcMonitoring implements AutoCloseable {
     }
 
     public static GcMonitoring start(PrometheusRegistry registry, PrometheusProperties properties, boolean useJfr) {
+        return start(registry, properties, useJfr ? Source.JFR : Source.MXBEAN);
+    }
+
+    /**
+     * Starts the source asked for ({@code gc.source}); {@link Source#NONE} collects nothing, so only
+     * {@code blockscope_gc_source_info{source="none"}} is served, saying why the GC series are absent.
+     */
+    public static GcMonitoring start(PrometheusRegistry registry, PrometheusProperties properties, Source wanted) {
+        boolean useJfr = wanted == Source.JFR;
         GcMetrics metrics;
         try {
             metrics = new GcMetrics(registry, properties);
         } catch (RuntimeException | LinkageError e) {
             Log.warnOnce("gc-metrics", "GC metrics could not be registered; no blockscope_gc_* series", e);
+            return new GcMonitoring(null, Source.NONE);
+        }
+        if (wanted == Source.NONE) {
+            Log.info("gc.source=off: no GC metrics from blockscope (blockscope_gc_source_info{source=\"none\"})");
+            metrics.source(Source.NONE.label());
             return new GcMonitoring(null, Source.NONE);
         }
         if (useJfr && Runtime.version().feature() < JFR_STREAMING) {
@@ -65,7 +79,7 @@ public final class GcMonitoring implements AutoCloseable {
                         e);
             }
         } else {
-            Log.info("jfr=off: GC metrics come from GC MXBean notifications");
+            Log.info("gc.source=mxbean: GC metrics come from GC MXBean notifications");
         }
         try {
             MxBeanGcCollector mxbeans = MxBeanGcCollector.start(metrics);

@@ -158,7 +158,7 @@ public final class ExporterConfig {
         return gcSource == GcMonitoring.Source.JFR;
     }
 
-    /** The GC metrics' source asked for: JFR, the MXBeans, or none ({@code gc.source=off}). */
+    /** The GC metrics' source asked for: JFR, the MXBeans, or {@link GcMonitoring.Source#OFF}. */
     public GcMonitoring.Source gcSource() {
         return gcSource;
     }
@@ -182,8 +182,7 @@ public final class ExporterConfig {
     @Override
     public String toString() {
         return (tls == null ? "http" : "https") + "://" + (host == null ? "*" : host) + ":" + port
-                + " threads=" + threads + " gc.source="
-                + (gcSource == GcMonitoring.Source.NONE ? "off" : gcSource.label())
+                + " threads=" + threads + " gc.source=" + gcSource.label()
                 + (jvmMetrics ? "" : " jvm.metrics=off")
                 + (tls != null && tls.clientTrustStore() != null ? " client-certificates=required" : "")
                 + (credentials == null ? "" : " auth=" + credentials);
@@ -280,7 +279,7 @@ public final class ExporterConfig {
             case "mxbean":
                 return GcMonitoring.Source.MXBEAN;
             case "off":
-                return GcMonitoring.Source.NONE;
+                return GcMonitoring.Source.OFF;
             default:
                 throw new IllegalArgumentException(
                         "bad " + GC_SOURCE + "='" + value + "': give jfr (JFR events, falling"

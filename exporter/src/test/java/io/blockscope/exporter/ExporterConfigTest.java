@@ -62,7 +62,7 @@ class ExporterConfigTest {
                 GcMonitoring.Source.MXBEAN,
                 ExporterConfig.parse("0", Map.of("gc.source", "MXBean")).gcSource());
         ExporterConfig off = ExporterConfig.parse("0", Map.of("gc.source", "off", "jvm.metrics", "off"));
-        assertEquals(GcMonitoring.Source.NONE, off.gcSource());
+        assertEquals(GcMonitoring.Source.OFF, off.gcSource());
         assertFalse(off.jfrEnabled());
         assertFalse(off.jvmMetrics());
         assertEquals("http://*:0 threads=4 gc.source=off jvm.metrics=off", off.toString());

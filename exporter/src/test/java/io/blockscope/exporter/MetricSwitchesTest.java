@@ -50,7 +50,7 @@ class MetricSwitchesTest {
     @Test
     void gcSourceOffCollectsNoGcSeriesAndSaysWhy() throws Exception {
         try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of("gc.source", "off")))) {
-            assertEquals(GcMonitoring.Source.NONE, exporter.gcSource());
+            assertEquals(GcMonitoring.Source.OFF, exporter.gcSource());
             System.gc();
             // MXBean notifications arrive within milliseconds and JFR's within about a second: had a
             // source been started, this collection would show after this wait.
@@ -61,7 +61,7 @@ class MetricSwitchesTest {
                     .collect(Collectors.toList());
             assertEquals(List.of(), gc, "no blockscope_gc_* series with gc.source=off");
             assertEquals(List.of(), samples.of("blockscope_allocated_bytes_total"));
-            assertEquals(1, samples.sum("blockscope_gc_source_info", label("source", "none")));
+            assertEquals(1, samples.sum("blockscope_gc_source_info", label("source", "off")));
             assertEquals(1, samples.of("blockscope_gc_source_info").size());
             assertTrue(samples.has("jvm_memory_used_bytes"), "jvm.metrics stays on: " + names(samples));
         }

@@ -70,7 +70,7 @@ class OtherAgentsIT {
             assertEquals(List.of(), jvm, "blockscope serves no jvm_*/process_* series with jvm.metrics=off");
             assertEquals(0, scrape.seriesCount("blockscope_gc_collections"), scrape.text());
             assertEquals(0, scrape.seriesCount("blockscope_gc_pause_seconds"), scrape.text());
-            assertEquals(1, scrape.value("blockscope_gc_source_info", "source", "none"), scrape.text());
+            assertEquals(1, scrape.value("blockscope_gc_source_info", "source", "off"), scrape.text());
             exitsNormally(child);
         }
     }

@@ -14,6 +14,9 @@ public final class GcMonitoring implements AutoCloseable {
     public enum Source {
         JFR("jfr"),
         MXBEAN("mxbean"),
+        /** Turned off by the operator ({@code gc.source=off}): expected, unlike {@link #NONE}, so no alert. */
+        OFF("off"),
+        /** Neither source could start. */
         NONE("none");
 
         private final String label;
@@ -45,8 +48,8 @@ public final class GcMonitoring implements AutoCloseable {
     }
 
     /**
-     * Starts the source asked for ({@code gc.source}); {@link Source#NONE} collects nothing, so only
-     * {@code blockscope_gc_source_info{source="none"}} is served, saying why the GC series are absent.
+     * Starts the source asked for ({@code gc.source}); {@link Source#OFF} collects nothing, so only
+     * {@code blockscope_gc_source_info{source="off"}} is served, saying why the GC series are absent.
      */
     public static GcMonitoring start(PrometheusRegistry registry, PrometheusProperties properties, Source wanted) {
         boolean useJfr = wanted == Source.JFR;
@@ -57,10 +60,10 @@ public final class GcMonitoring implements AutoCloseable {
             Log.warnOnce("gc-metrics", "GC metrics could not be registered; no blockscope_gc_* series", e);
             return new GcMonitoring(null, Source.NONE);
         }
-        if (wanted == Source.NONE) {
-            Log.info("gc.source=off: no GC metrics from blockscope (blockscope_gc_source_info{source=\"none\"})");
-            metrics.source(Source.NONE.label());
-            return new GcMonitoring(null, Source.NONE);
+        if (wanted == Source.OFF || wanted == Source.NONE) {
+            Log.info("gc.source=off: no GC metrics from blockscope (blockscope_gc_source_info{source=\"off\"})");
+            metrics.source(Source.OFF.label());
+            return new GcMonitoring(null, Source.OFF);
         }
         if (useJfr && Runtime.version().feature() < JFR_STREAMING) {
             Log.info(

@@ -217,7 +217,8 @@
             'BlockscopeGcMetricsDegraded',
             'warning',
             // mxbean: JFR could not start (or jfr=off); none: neither JFR nor the MXBeans could.
-            'blockscope_gc_source_info{%(selector)s, source!="jfr"} == 1' % c,
+            // off: the operator left GC metrics to another agent (gc.source=off), nothing to fix.
+            'blockscope_gc_source_info{%(selector)s, source!~"jfr|off"} == 1' % c,
             7,
             'GC metrics on {{ $labels.instance }} are degraded (source {{ $labels.source }})',
             '{{ $labels.instance }} reports GC metrics from source {{ $labels.source }} instead of'

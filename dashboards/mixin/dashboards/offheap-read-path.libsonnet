@@ -436,7 +436,7 @@ function(config)
       id: 7,
       type: "stat",
       title: "GC metrics source",
-      description: "Where the GC metrics come from (blockscope_gc_source_info). Healthy: jfr. mxbean means JFR could not start (or jfr=off): pause causes and allocation rate are missing; none means no GC metrics at all (alert BlockscopeGcMetricsDegraded).",
+      description: "Where the GC metrics come from (blockscope_gc_source_info). Healthy: jfr. mxbean means JFR could not start (or jfr=off): pause causes and allocation rate are missing; none means no GC metrics at all (alert BlockscopeGcMetricsDegraded); off means the exporter was told to leave GC metrics to another agent (gc.source=off, no alert).",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",

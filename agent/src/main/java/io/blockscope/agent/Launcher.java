@@ -3,8 +3,10 @@ package io.blockscope.agent;
 import io.blockscope.agent.config.AgentConfig;
 import io.blockscope.agent.config.AgentOptions;
 import io.blockscope.agent.entry.JavaVersion;
+import io.blockscope.agent.entry.LauncherEntry;
 import io.blockscope.exporter.ExporterConfig;
 import io.blockscope.exporter.cli.CommandFailed;
+import io.blockscope.exporter.self.SelfMetrics;
 import java.io.File;
 import java.io.PrintStream;
 import java.net.URISyntaxException;
@@ -12,7 +14,8 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * {@code java -jar blockscope-agent.jar attach <pid> [options]}: loads the agent into a running JVM
+ * {@code java -jar blockscope-agent.jar attach <pid> [options]} (and {@code --help}, {@code
+ * --version}, which exit 0): loads the agent into a running JVM
  * with the Attach API. The options are checked here first, so a typo is reported in the operator's
  * terminal rather than only in the target's stderr; then the target's own report (the
  * {@code blockscope.agent.state} and {@code blockscope.agent.port} system properties) is printed.
@@ -34,11 +37,27 @@ public final class Launcher {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {
-        if (args.length < 2 || args.length > 3 || !args[0].equals("attach")) {
-            err.println("usage: java -jar blockscope-agent.jar attach <pid> [[host:]port[,key=value...]]");
-            err.println("   or: java -javaagent:blockscope-agent.jar=[host:]port[,key=value...] ...");
-            err.println("options: " + String.join(", ", AgentOptions.agentKeys()) + "; exporter: "
-                    + String.join(", ", new java.util.TreeSet<>(ExporterConfig.optionNames())));
+        if (args.length == 1 && LauncherEntry.isHelp(args[0])) {
+            usage(out);
+            return 0;
+        }
+        if (args.length == 1 && args[0].equals("--version")) {
+            out.println("blockscope-agent " + version());
+            return 0;
+        }
+        if (args.length == 0) {
+            err.println("blockscope: no command given");
+            usage(err);
+            return 2;
+        }
+        if (!args[0].equals("attach")) {
+            err.println("blockscope: unknown command '" + args[0] + "'; the commands are attach, --help and --version");
+            usage(err);
+            return 2;
+        }
+        if (args.length < 2 || args.length > 3) {
+            err.println("blockscope: attach takes a process id and, optionally, the agent's options");
+            usage(err);
             return 2;
         }
         String pid = args[1];
@@ -66,6 +85,23 @@ public final class Launcher {
                     + pid);
             return 3;
         }
+    }
+
+    private static void usage(PrintStream to) {
+        to.println("usage: java -jar blockscope-agent.jar attach <pid> [[host:]port[,key=value...]]");
+        to.println("   or: java -javaagent:blockscope-agent.jar=[host:]port[,key=value...] ...");
+        to.println("   or: java -jar blockscope-agent.jar --help | --version");
+        to.println("attach loads the agent into the running JVM <pid> (Java 11+, same user) and prints its state.");
+        to.println("options: " + String.join(", ", AgentOptions.agentKeys()) + "; exporter: "
+                + String.join(", ", new java.util.TreeSet<>(ExporterConfig.optionNames())));
+        to.println("each option may also come from a config file (config=PATH) or the environment"
+                + " (BLOCKSCOPE_LEAK_SAMPLE=64); see docs/agent.md and docs/exporter.md");
+    }
+
+    /** The jar manifest's Implementation-Version, else (classes outside the jar) the exporter's build version. */
+    static String version() {
+        String version = Launcher.class.getPackage().getImplementationVersion();
+        return version != null ? version : SelfMetrics.version();
     }
 
     private static String agentJar() {

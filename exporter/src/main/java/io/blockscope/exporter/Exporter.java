@@ -47,8 +47,10 @@ public final class Exporter implements AutoCloseable {
         Endpoint server = null;
         try {
             self = new SelfMetrics(registry, properties);
-            registerJvmMetrics(registry, properties);
-            gc = GcMonitoring.start(registry, properties, config.jfrEnabled());
+            if (config.jvmMetrics()) {
+                registerJvmMetrics(registry, properties);
+            }
+            gc = GcMonitoring.start(registry, properties, config.gcSource());
             server = serve(endpoint, config, registry, properties, self);
         } catch (Throwable t) {
             // Only a bug gets here: each step above handles its own failures.

@@ -5,6 +5,7 @@ import io.blockscope.exporter.auth.HashPassword;
 import io.blockscope.exporter.auth.PasswordHash;
 import io.blockscope.exporter.auth.PasswordSource;
 import io.blockscope.exporter.auth.Secrets;
+import io.blockscope.exporter.gc.GcMonitoring;
 import io.blockscope.exporter.tls.TlsMaterial;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -22,7 +23,11 @@ import java.util.TreeSet;
  * <ul>
  *   <li>{@code threads}: HTTP threads, {@value #MIN_THREADS}..{@value #MAX_THREADS}, default
  *       {@value #DEFAULT_THREADS};
- *   <li>{@code jfr}: {@code on} (default) reads GC events from JFR; {@code off} uses the GC MXBeans;
+ *   <li>{@code gc.source}: {@code jfr} (default, falling back to the GC MXBeans), {@code mxbean}, or
+ *       {@code off} (no GC collection: another agent exports GC metrics); {@code jfr=off} is the
+ *       older spelling of {@code gc.source=mxbean};
+ *   <li>{@code jvm.metrics}: {@code on} (default) or {@code off}, which leaves out the standard
+ *       {@code jvm_*} and {@code process_*} series (another agent exports them);
  *   <li>{@code tls.keystore} + {@code tls.keystore.password} (PKCS12), or {@code tls.cert} + {@code
  *       tls.key} (PEM); {@code tls.client.ca} (PEM CAs) additionally requires client certificates;
  *   <li>{@code auth.user} with {@code auth.password.hash} (see {@link PasswordHash}), or with
@@ -33,6 +38,8 @@ public final class ExporterConfig {
 
     public static final String THREADS = "threads";
     public static final String JFR = "jfr";
+    public static final String GC_SOURCE = "gc.source";
+    public static final String JVM_METRICS = "jvm.metrics";
     public static final String TLS_KEYSTORE = "tls.keystore";
     public static final String TLS_KEYSTORE_PASSWORD = "tls.keystore.password";
     public static final String TLS_CERT = "tls.cert";
@@ -59,6 +66,8 @@ public final class ExporterConfig {
     private static final Set<String> OPTION_NAMES = Set.of(
             THREADS,
             JFR,
+            GC_SOURCE,
+            JVM_METRICS,
             TLS_KEYSTORE,
             TLS_KEYSTORE_PASSWORD,
             TLS_CERT,
@@ -73,20 +82,29 @@ public final class ExporterConfig {
             TLS_KEYSTORE_PASSWORD_FILE,
             TLS_KEYSTORE_PASSWORD_ENV);
     /** Prefixes this class owns: an unknown key under them is a typo, not someone else's option. */
-    private static final String[] OWNED_PREFIXES = {"tls.", "auth."};
+    private static final String[] OWNED_PREFIXES = {"tls.", "auth.", "gc.", "jvm."};
 
     private final String host;
     private final int port;
     private final int threads;
-    private final boolean jfr;
+    private final GcMonitoring.Source gcSource;
+    private final boolean jvmMetrics;
     private final TlsMaterial tls;
     private final Credentials credentials;
 
-    private ExporterConfig(String host, int port, int threads, boolean jfr, TlsMaterial tls, Credentials credentials) {
+    private ExporterConfig(
+            String host,
+            int port,
+            int threads,
+            GcMonitoring.Source gcSource,
+            boolean jvmMetrics,
+            TlsMaterial tls,
+            Credentials credentials) {
         this.host = host;
         this.port = port;
         this.threads = threads;
-        this.jfr = jfr;
+        this.gcSource = gcSource;
+        this.jvmMetrics = jvmMetrics;
         this.tls = tls;
         this.credentials = credentials;
     }
@@ -112,8 +130,9 @@ public final class ExporterConfig {
         String[] hp = splitHostPort(hostPort);
         int port = port(hp[1]);
         int threads = intOption(opts, THREADS, DEFAULT_THREADS, MIN_THREADS, MAX_THREADS);
-        boolean jfr = onOff(opts, JFR, true);
-        return new ExporterConfig(hp[0], port, threads, jfr, tls(opts), credentials(opts));
+        GcMonitoring.Source gcSource = gcSource(opts);
+        boolean jvmMetrics = onOff(opts, JVM_METRICS, true);
+        return new ExporterConfig(hp[0], port, threads, gcSource, jvmMetrics, tls(opts), credentials(opts));
     }
 
     /** The option keys {@link #parse} reads. */
@@ -134,8 +153,19 @@ public final class ExporterConfig {
         return threads;
     }
 
+    /** Whether GC metrics are to come from JFR (falling back to the MXBeans when JFR cannot start). */
     public boolean jfrEnabled() {
-        return jfr;
+        return gcSource == GcMonitoring.Source.JFR;
+    }
+
+    /** The GC metrics' source asked for: JFR, the MXBeans, or {@link GcMonitoring.Source#OFF}. */
+    public GcMonitoring.Source gcSource() {
+        return gcSource;
+    }
+
+    /** Whether the standard {@code jvm_*} and {@code process_*} series are registered. */
+    public boolean jvmMetrics() {
+        return jvmMetrics;
     }
 
     /** TLS material, or null for plain HTTP. */
@@ -152,7 +182,8 @@ public final class ExporterConfig {
     @Override
     public String toString() {
         return (tls == null ? "http" : "https") + "://" + (host == null ? "*" : host) + ":" + port
-                + " threads=" + threads + " jfr=" + (jfr ? "on" : "off")
+                + " threads=" + threads + " gc.source=" + gcSource.label()
+                + (jvmMetrics ? "" : " jvm.metrics=off")
                 + (tls != null && tls.clientTrustStore() != null ? " client-certificates=required" : "")
                 + (credentials == null ? "" : " auth=" + credentials);
     }
@@ -240,6 +271,34 @@ public final class ExporterConfig {
             throw e;
         } catch (IllegalArgumentException e) {
             throw new UnusableFileException(e.getMessage());
+        }
+    }
+
+    /**
+     * {@code gc.source}, or its older spelling {@code jfr=on|off}; not both, so that no combination
+     * needs a precedence rule to be understood.
+     */
+    private static GcMonitoring.Source gcSource(Map<String, String> opts) {
+        String value = opts.get(GC_SOURCE);
+        if (value == null) {
+            return onOff(opts, JFR, true) ? GcMonitoring.Source.JFR : GcMonitoring.Source.MXBEAN;
+        }
+        if (opts.containsKey(JFR)) {
+            throw new IllegalArgumentException("both " + GC_SOURCE + " and " + JFR + " are set: give " + GC_SOURCE
+                    + " only (" + JFR + "=off is the older spelling of " + GC_SOURCE + "=mxbean)");
+        }
+        switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "jfr":
+                return GcMonitoring.Source.JFR;
+            case "mxbean":
+                return GcMonitoring.Source.MXBEAN;
+            case "off":
+                return GcMonitoring.Source.OFF;
+            default:
+                throw new IllegalArgumentException(
+                        "bad " + GC_SOURCE + "='" + value + "': give jfr (JFR events, falling"
+                                + " back to the GC MXBeans), mxbean (GC MXBean notifications) or off (no blockscope_gc_*"
+                                + " series, when another agent already exports GC metrics); default jfr");
         }
     }
 

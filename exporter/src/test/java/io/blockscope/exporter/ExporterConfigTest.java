@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.exporter.auth.PasswordHash;
+import io.blockscope.exporter.gc.GcMonitoring;
 import io.blockscope.exporter.testing.TestCertificates;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,7 +51,48 @@ class ExporterConfigTest {
         assertTrue(c.jfrEnabled());
         assertNull(c.tls());
         assertNull(c.credentials());
-        assertEquals("http://*:0 threads=4 jfr=on", c.toString());
+        assertEquals(GcMonitoring.Source.JFR, c.gcSource());
+        assertTrue(c.jvmMetrics());
+        assertEquals("http://*:0 threads=4 gc.source=jfr", c.toString());
+    }
+
+    @Test
+    void gcSourceAndJvmMetricsSwitches() {
+        assertEquals(
+                GcMonitoring.Source.MXBEAN,
+                ExporterConfig.parse("0", Map.of("gc.source", "MXBean")).gcSource());
+        ExporterConfig off = ExporterConfig.parse("0", Map.of("gc.source", "off", "jvm.metrics", "off"));
+        assertEquals(GcMonitoring.Source.OFF, off.gcSource());
+        assertFalse(off.jfrEnabled());
+        assertFalse(off.jvmMetrics());
+        assertEquals("http://*:0 threads=4 gc.source=off jvm.metrics=off", off.toString());
+        assertEquals(
+                GcMonitoring.Source.JFR,
+                ExporterConfig.parse("0", Map.of("gc.source", " jfr ")).gcSource());
+        assertEquals(
+                GcMonitoring.Source.MXBEAN,
+                ExporterConfig.parse("0", Map.of("jfr", "off")).gcSource(),
+                "jfr=off keeps meaning the MXBeans");
+        assertTrue(ExporterConfig.parse("0", Map.of("jvm.metrics", "on")).jvmMetrics());
+
+        assertMessage(
+                "bad gc.source='jmx': give jfr (JFR events, falling back to the GC MXBeans), mxbean (GC MXBean"
+                        + " notifications) or off",
+                () -> ExporterConfig.parse("0", Map.of("gc.source", "jmx")));
+        assertMessage(
+                "both gc.source and jfr are set: give gc.source only (jfr=off is the older spelling of"
+                        + " gc.source=mxbean)",
+                () -> ExporterConfig.parse("0", Map.of("gc.source", "jfr", "jfr", "off")));
+        assertMessage(
+                "bad jvm.metrics='no': give on or off (default on)",
+                () -> ExporterConfig.parse("0", Map.of("jvm.metrics", "no")));
+        assertMessage(
+                "unknown option 'jvm.metric'; the jvm.* options are jvm.metrics",
+                () -> ExporterConfig.parse("0", Map.of("jvm.metric", "off")));
+        assertMessage(
+                "unknown option 'gc.sources'; the gc.* options are gc.source",
+                () -> ExporterConfig.parse("0", Map.of("gc.sources", "off")));
+        assertTrue(ExporterConfig.optionNames().containsAll(java.util.Set.of("gc.source", "jvm.metrics")));
     }
 
     @Test

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blockscope.exporter.ExporterConfig;
+import io.blockscope.exporter.gc.GcMonitoring;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,6 +61,36 @@ class AgentOptionsTest {
         assertFalse(config.copyJfr());
         assertEquals("hbase2", config.profile());
         assertEquals(Map.of("threads", "2"), config.exporterOptions());
+    }
+
+    /** The switches for a JVM that another agent already exports: from the argument, a file or the environment. */
+    @Test
+    void jvmMetricsAndGcSourceReachTheExporterFromEveryPlace() throws Exception {
+        Set<String> exporterKeys = ExporterConfig.optionNames();
+        AgentConfig fromArgument = AgentOptions.parse("0,jvm.metrics=off,gc.source=mxbean", Map.of(), exporterKeys);
+        ExporterConfig exporter = ExporterConfig.parse(fromArgument.hostPort(), fromArgument.exporterOptions());
+        assertFalse(exporter.jvmMetrics());
+        assertEquals(GcMonitoring.Source.MXBEAN, exporter.gcSource());
+
+        Path file = Files.writeString(temp.resolve("agent.properties"), "gc.source=off\njvm.metrics=off\n");
+        AgentConfig fromFile =
+                AgentOptions.parse("0,config=" + file, Map.of("BLOCKSCOPE_GC_SOURCE", "jfr"), exporterKeys);
+        ExporterConfig merged = ExporterConfig.parse(fromFile.hostPort(), fromFile.exporterOptions());
+        assertFalse(merged.jvmMetrics(), "from the file");
+        assertEquals(GcMonitoring.Source.JFR, merged.gcSource(), "the environment wins over the file");
+
+        String typo = assertThrows(
+                        IllegalArgumentException.class,
+                        () -> AgentOptions.parse("0,jvm.metric=off", Map.of(), exporterKeys))
+                .getMessage();
+        assertTrue(typo.startsWith("unknown option 'jvm.metric'; accepted: host, port,"), typo);
+        assertTrue(typo.contains("gc.source") && typo.contains("jvm.metrics"), typo);
+        AgentConfig bad = AgentOptions.parse("0,gc.source=jmx", Map.of(), exporterKeys);
+        String value = assertThrows(
+                        IllegalArgumentException.class,
+                        () -> ExporterConfig.parse(bad.hostPort(), bad.exporterOptions()))
+                .getMessage();
+        assertTrue(value.startsWith("bad gc.source='jmx': give jfr"), value);
     }
 
     @Test

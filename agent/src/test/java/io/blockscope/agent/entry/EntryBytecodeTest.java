@@ -30,6 +30,7 @@ public class EntryBytecodeTest {
             "java/lang/StringBuilder",
             "java/lang/System",
             "java/lang/Class",
+            "java/lang/Package",
             "java/lang/ClassLoader",
             "java/lang/Integer",
             "java/lang/Throwable",

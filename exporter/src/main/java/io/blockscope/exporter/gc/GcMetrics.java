@@ -65,7 +65,8 @@ public final class GcMetrics {
                 .register(registry);
         source = Info.builder(properties)
                 .name("blockscope_gc_source")
-                .help("Where GC metrics come from: jfr, or mxbean when JFR could not start.")
+                .help(
+                        "Where GC metrics come from: jfr; mxbean (JFR could not start, or chosen); off (gc.source=off); none.")
                 .labelNames("source")
                 .register(registry);
     }

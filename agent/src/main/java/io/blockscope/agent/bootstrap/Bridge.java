@@ -18,6 +18,13 @@ public final class Bridge {
     private static volatile int checkoutSample;
     /** 1 in {@code copySample} copies is attributed to a call site; 0 turns attribution off. */
     private static volatile int copySample;
+    /**
+     * When positive (and {@code copySample} is 0): a copy of {@code b} bytes is attributed with
+     * probability {@code b / copySampleBytes} (always when larger), so a site is sampled about once
+     * per that many bytes it copies, however small its copies, and each sample stands for
+     * {@code copySampleBytes} bytes: an unbiased estimate per site.
+     */
+    private static volatile long copySampleBytes;
     /** Identity hash of the last instance each probe reported, so repeats skip the sink. */
     private static final int[] lastInstance = new int[Counters.MAX_PROBES];
     /** Blocks checked out, when some probe counts only returns of those; null otherwise. */
@@ -27,8 +34,17 @@ public final class Bridge {
 
     /** Installs the agent's sink and sampling rates; called once, before any probe is installed. */
     public static void install(Sink newSink, int newCheckoutSample, int newCopySample) {
+        install(newSink, newCheckoutSample, newCopySample, 0);
+    }
+
+    /**
+     * Installs the agent's sink and sampling: copies 1 in {@code newCopySample}, or when that is 0,
+     * by bytes (one sample per {@code newCopySampleBytes} bytes copied on average; 0 turns it off).
+     */
+    public static void install(Sink newSink, int newCheckoutSample, int newCopySample, long newCopySampleBytes) {
         checkoutSample = Math.max(0, newCheckoutSample);
         copySample = Math.max(0, newCopySample);
+        copySampleBytes = Math.max(0, newCopySampleBytes);
         sink = newSink;
     }
 
@@ -128,9 +144,43 @@ public final class Bridge {
         Counters.COPIES[component].increment();
         Counters.COPY_BYTES[component].add(bytes);
         int rate = copySample;
-        if (rate > 0 && (rate == 1 || ThreadLocalRandom.current().nextInt(rate) == 0)) {
-            sink.copy(probe, component, bytes);
+        if (rate > 0) {
+            if (rate == 1 || ThreadLocalRandom.current().nextInt(rate) == 0) {
+                sink.copy(probe, component, bytes, rate, bytes * rate);
+            }
+            return;
         }
+        long every = copySampleBytes;
+        if (every > 0 && bytes > 0) {
+            if (bytes >= every) {
+                sink.copy(probe, component, bytes, 1, bytes);
+            } else if (ThreadLocalRandom.current().nextLong(every) < bytes) {
+                // sampled with probability bytes/every: stands for every/bytes calls and every bytes
+                sink.copy(probe, component, bytes, (every + bytes / 2) / bytes, every);
+            }
+        }
+    }
+
+    /**
+     * The innermost call on this thread of a method a receiver probe watches: {receiver's class,
+     * method name}. Set and restored by that probe's advice; read only by sampled events, to name
+     * a site in an inherited method after the receiver's concrete class. One array per thread,
+     * allocated on the thread's first such call; nothing after.
+     */
+    private static final ThreadLocal<Object[]> RECEIVER = ThreadLocal.withInitial(() -> new Object[2]);
+
+    /**
+     * This thread's {receiver class, method name} slot; receiver-probe advice saves its two values in
+     * locals on entry, writes its own, and puts the saved ones back on exit (so nested calls unwind).
+     */
+    public static Object[] receiverSlot() {
+        return RECEIVER.get();
+    }
+
+    /** The receiver's class of the innermost watched call, when that call is {@code method}; else null. */
+    public static Class<?> receiver(String method) {
+        Object[] slot = RECEIVER.get();
+        return method.equals(slot[1]) ? (Class<?>) slot[0] : null;
     }
 
     /** An instance seen by probe {@code probe}; repeats of the last one cost an identity hash. */

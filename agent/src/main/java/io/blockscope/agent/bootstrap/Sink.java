@@ -18,8 +18,12 @@ public abstract class Sink {
     /** A return while tracked checkouts exist: end the tracking of {@code block} if it is one. */
     public void returned(int tier, Object block) {}
 
-    /** A sampled copy-to-heap of {@code bytes} bytes of component {@code component}. */
-    public void copy(int probe, int component, long bytes) {}
+    /**
+     * A sampled copy-to-heap of {@code bytes} bytes of component {@code component}, standing for
+     * {@code calls} copies of {@code estimatedBytes} bytes in all (the inverse of its sampling
+     * probability, so sums over samples estimate the true totals).
+     */
+    public void copy(int probe, int component, long bytes, long calls, long estimatedBytes) {}
 
     /** An instance a probe wants to read at scrape time (a cache, an allocator). */
     public void instance(int probe, Object instance) {}

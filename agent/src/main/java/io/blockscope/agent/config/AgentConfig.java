@@ -12,7 +12,9 @@ import java.util.Map;
  * @param profile         {@code auto}, a built-in profile name, or a JSON file path
  * @param leakSample      1 in N block checkouts is tracked for hold time and leaks; 0 = none
  * @param leakAge         a tracked checkout held longer than this is a leak
- * @param copySample      1 in N copies is attributed to a call site (and a JFR event); 0 = none
+ * @param copySample      1 in N copies is attributed to a call site (and a JFR event); 0 = by bytes or none
+ * @param copySampleBytes when copySample is 0: one copy per this many bytes copied (on average) is
+ *                        attributed, each standing for that many bytes; 0 = none
  * @param copyJfr         whether sampled copies commit a {@code blockscope.CopyToHeap} JFR event
  * @param sites           site label values kept per metric before the rest go to {@code other}
  * @param tracked         tracked checkouts held at once (slots of the tracking table)
@@ -23,6 +25,7 @@ public final class AgentConfig {
     private final int leakSample;
     private final Duration leakAge;
     private final int copySample;
+    private final long copySampleBytes;
     private final boolean copyJfr;
     private final int sites;
     private final int tracked;
@@ -34,6 +37,7 @@ public final class AgentConfig {
             int leakSample,
             Duration leakAge,
             int copySample,
+            long copySampleBytes,
             boolean copyJfr,
             int sites,
             int tracked,
@@ -45,6 +49,7 @@ public final class AgentConfig {
         this.leakSample = leakSample;
         this.leakAge = leakAge;
         this.copySample = copySample;
+        this.copySampleBytes = copySampleBytes;
         this.copyJfr = copyJfr;
         this.sites = sites;
         this.tracked = tracked;
@@ -69,6 +74,10 @@ public final class AgentConfig {
 
     public int copySample() {
         return copySample;
+    }
+
+    public long copySampleBytes() {
+        return copySampleBytes;
     }
 
     public boolean copyJfr() {
@@ -101,6 +110,7 @@ public final class AgentConfig {
                 && leakSample == that.leakSample
                 && java.util.Objects.equals(leakAge, that.leakAge)
                 && copySample == that.copySample
+                && copySampleBytes == that.copySampleBytes
                 && copyJfr == that.copyJfr
                 && sites == that.sites
                 && tracked == that.tracked
@@ -110,13 +120,23 @@ public final class AgentConfig {
     @Override
     public int hashCode() {
         return java.util.Objects.hash(
-                hostPort, profile, leakSample, leakAge, copySample, copyJfr, sites, tracked, exporterOptions);
+                hostPort,
+                profile,
+                leakSample,
+                leakAge,
+                copySample,
+                copySampleBytes,
+                copyJfr,
+                sites,
+                tracked,
+                exporterOptions);
     }
 
     @Override
     public String toString() {
         return "AgentConfig[hostPort=" + hostPort + ", profile=" + profile + ", leakSample=" + leakSample + ", leakAge="
-                + leakAge + ", copySample=" + copySample + ", copyJfr=" + copyJfr + ", sites=" + sites + ", tracked="
+                + leakAge + ", copySample=" + copySample + ", copySampleBytes=" + copySampleBytes + ", copyJfr="
+                + copyJfr + ", sites=" + sites + ", tracked="
                 + tracked + ", exporterOptions=" + exporterOptions + "]";
     }
 }

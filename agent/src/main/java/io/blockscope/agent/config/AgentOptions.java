@@ -54,7 +54,8 @@ public final class AgentOptions {
         d.put(PROFILE, "auto");
         d.put(LEAK_SAMPLE, "1024");
         d.put(LEAK_AGE, "60s");
-        d.put(COPY_SAMPLE, "4096");
+        // By bytes: a busy site gets tens of samples a minute, whatever the size of its copies.
+        d.put(COPY_SAMPLE, "1MiB");
         d.put(COPY_JFR, "true");
         d.put(SITES, "20");
         d.put(TRACKED, "4096");
@@ -102,12 +103,10 @@ public final class AgentOptions {
                 value(merged, PROFILE),
                 intValue(merged, LEAK_SAMPLE, 0, Integer.MAX_VALUE, "1 in N checkouts tracked; 0 turns tracking off"),
                 duration(merged, LEAK_AGE),
-                intValue(
-                        merged,
-                        COPY_SAMPLE,
-                        0,
-                        Integer.MAX_VALUE,
-                        "1 in N copies attributed to a site; 0 turns it off"),
+                copySampleBytes(merged) > 0
+                        ? 0
+                        : intValue(merged, COPY_SAMPLE, 0, Integer.MAX_VALUE, COPY_SAMPLE_MEANING),
+                copySampleBytes(merged),
                 bool(merged, COPY_JFR),
                 intValue(merged, SITES, 1, MAX_SITES, "site label values per metric before 'other'"),
                 intValue(merged, TRACKED, 16, MAX_TRACKED, "checkouts tracked at once"),
@@ -232,6 +231,27 @@ public final class AgentOptions {
 
     private static String value(Map<String, String> options, String key) {
         return options.getOrDefault(key, DEFAULTS.get(key));
+    }
+
+    private static final String COPY_SAMPLE_MEANING = "N attributes 1 in N copies to a site, 0 turns it off;"
+            + " a size such as 1MiB or 256KiB attributes one copy per that many bytes copied, on average";
+    private static final Pattern BYTE_SIZE = Pattern.compile("(\\d{1,9})(B|KiB|MiB|GiB)");
+
+    /** {@code copy.sample} as a byte size ({@code 1MiB}): bytes per sample; 0 when it is a count. */
+    private static long copySampleBytes(Map<String, String> options) {
+        String text = value(options, COPY_SAMPLE);
+        Matcher m = BYTE_SIZE.matcher(text);
+        if (!m.matches()) {
+            return 0;
+        }
+        long n = Long.parseLong(m.group(1));
+        long unit = m.group(2).equals("B")
+                ? 1
+                : m.group(2).equals("KiB") ? 1L << 10 : m.group(2).equals("MiB") ? 1L << 20 : 1L << 30;
+        if (n <= 0) {
+            throw new IllegalArgumentException("malformed " + COPY_SAMPLE + " '" + text + "': " + COPY_SAMPLE_MEANING);
+        }
+        return n * unit;
     }
 
     private static int intValue(Map<String, String> options, String key, int min, int max, String meaning) {

@@ -57,6 +57,37 @@ final class Advices {
         }
     }
 
+    /**
+     * Records the receiver of a watched inherited method for the duration of the call, so a copy or
+     * checkout sampled inside it is named after the receiver's class. Two array stores on entry and
+     * exit, in a slot the thread allocated once.
+     */
+    static final class Receiver {
+        // ByteBuddy carries @Advice.Local values from enter to exit: written here, read there
+        @SuppressWarnings("UnusedVariable")
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(
+                @Advice.This(optional = true) Object self,
+                @Advice.Origin("#m") String method,
+                @Advice.Local("blockscopeReceiver") Object previousReceiver,
+                @Advice.Local("blockscopeMethod") Object previousMethod) {
+            Object[] slot = Bridge.receiverSlot();
+            previousReceiver = slot[0];
+            previousMethod = slot[1];
+            slot[0] = self == null ? null : self.getClass();
+            slot[1] = method;
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(
+                @Advice.Local("blockscopeReceiver") Object previousReceiver,
+                @Advice.Local("blockscopeMethod") Object previousMethod) {
+            Object[] slot = Bridge.receiverSlot();
+            slot[0] = previousReceiver;
+            slot[1] = previousMethod;
+        }
+    }
+
     static final class Occupancy {
         @Advice.OnMethodExit(suppress = Throwable.class)
         static void exit(@ProbeId int probe, @ProbeValue Object instance) {

@@ -234,13 +234,17 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
                 .build());
         GaugeSnapshot.Builder enabled = GaugeSnapshot.builder()
                 .name("blockscope_agent_probe_enabled")
-                .help("1 when a probe of the profile found its target classes, 0 when it was skipped.");
+                .help("1 when a probe of the profile found its target classes, 0 when it was skipped;"
+                        + " absent while an alternative probe does its job.");
         CounterSnapshot.Builder errors = CounterSnapshot.builder()
                 .name("blockscope_agent_advice_errors")
                 .help("Exceptions thrown inside advice, suppressed so the host goes on.");
         for (int p = 0; p < status.names().size(); p++) {
             String probe = status.names().get(p);
-            enabled.dataPoint(gauge(status.enabled(p) ? 1 : 0, "probe", probe));
+            if (!status.covered(p)) {
+                // a probe whose alternative is on is not a gap: left out, so it never reads as skipped
+                enabled.dataPoint(gauge(status.enabled(p) ? 1 : 0, "probe", probe));
+            }
             errors.dataPoint(counter(Counters.ADVICE_ERRORS[p].sum(), "probe", probe));
         }
         out.add(enabled.build());

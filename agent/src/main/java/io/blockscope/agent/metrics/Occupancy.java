@@ -46,8 +46,15 @@ final class Occupancy {
             if (spec.readPathMode() != null) {
                 try {
                     Object mode = accessors.evaluate(spec.readPathMode(), cache);
-                    if (mode != null) {
-                        out.readPathModes.add(mode.toString());
+                    String label = mode == null ? null : spec.readPathModeLabel(mode);
+                    if (label != null) {
+                        out.readPathModes.add(label);
+                    } else if (mode != null) {
+                        Log.warnOnce(
+                                "occupancy:" + probe + ":mode:" + mode,
+                                "probe " + probe + ": read-path mode value '" + mode
+                                        + "' matches none of the profile's readPathMode labels; no mode is exported for it",
+                                null);
                     }
                 } catch (ReflectiveOperationException | RuntimeException e) {
                     out.failed(probe, spec.readPathMode(), e);

@@ -1,5 +1,9 @@
 package io.blockscope.agent.profile;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+
 /**
  * How an occupancy probe reads a captured cache at scrape time. Each value starts at the captured
  * instance ({@code this}); the size-class values start at one element of {@code sizeClasses} (an
@@ -17,6 +21,7 @@ public final class OccupancySpec {
     private final ValueRef freeSlots;
     private final ValueRef usedBytes;
     private final ValueRef freeBytes;
+    private final Map<String, Pattern> readPathModeLabels;
 
     public OccupancySpec(
             ValueRef capacity,
@@ -30,6 +35,40 @@ public final class OccupancySpec {
             ValueRef freeSlots,
             ValueRef usedBytes,
             ValueRef freeBytes) {
+        this(
+                capacity,
+                used,
+                wasted,
+                allocationFailures,
+                readPathMode,
+                Map.of(),
+                sizeClasses,
+                itemSize,
+                usedSlots,
+                freeSlots,
+                usedBytes,
+                freeBytes);
+    }
+
+    /**
+     * @param readPathModeLabels how a {@code readPathMode} value that is not itself a label becomes one:
+     *     label by regular expression, in order; the first expression found in the value's string
+     *     form gives the label. Empty: the value's string form is the label.
+     */
+    public OccupancySpec(
+            ValueRef capacity,
+            ValueRef used,
+            ValueRef wasted,
+            ValueRef allocationFailures,
+            ValueRef readPathMode,
+            Map<String, Pattern> readPathModeLabels,
+            ValueRef sizeClasses,
+            ValueRef itemSize,
+            ValueRef usedSlots,
+            ValueRef freeSlots,
+            ValueRef usedBytes,
+            ValueRef freeBytes) {
+        this.readPathModeLabels = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(readPathModeLabels));
         this.capacity = capacity;
         this.used = used;
         this.wasted = wasted;
@@ -61,6 +100,28 @@ public final class OccupancySpec {
 
     public ValueRef readPathMode() {
         return readPathMode;
+    }
+
+    /** Label by regular expression for {@link #readPathMode()} values; empty when the value is the label. */
+    public Map<String, Pattern> readPathModeLabels() {
+        return readPathModeLabels;
+    }
+
+    /**
+     * The label of a {@code readPathMode} value: its string form, or with {@link #readPathModeLabels()}
+     * the first label whose expression is found in it; null when none is.
+     */
+    public String readPathModeLabel(Object value) {
+        String text = String.valueOf(value);
+        if (readPathModeLabels.isEmpty()) {
+            return text;
+        }
+        for (Map.Entry<String, Pattern> label : readPathModeLabels.entrySet()) {
+            if (label.getValue().matcher(text).find()) {
+                return label.getKey();
+            }
+        }
+        return null;
     }
 
     public ValueRef sizeClasses() {
@@ -101,6 +162,7 @@ public final class OccupancySpec {
                 && java.util.Objects.equals(wasted, that.wasted)
                 && java.util.Objects.equals(allocationFailures, that.allocationFailures)
                 && java.util.Objects.equals(readPathMode, that.readPathMode)
+                && readPathModeLabels.keySet().equals(that.readPathModeLabels.keySet())
                 && java.util.Objects.equals(sizeClasses, that.sizeClasses)
                 && java.util.Objects.equals(itemSize, that.itemSize)
                 && java.util.Objects.equals(usedSlots, that.usedSlots)

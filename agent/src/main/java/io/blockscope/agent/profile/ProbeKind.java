@@ -18,7 +18,13 @@ public enum ProbeKind {
     /** A copy onto the heap: {@code value} is the number of bytes copied. Needs a component. */
     COPY("copy"),
     /** Captures the instance ({@code this}, or {@code value}) whose accessors give bucket occupancy. */
-    OCCUPANCY("occupancy");
+    OCCUPANCY("occupancy"),
+    /**
+     * Methods a class inherits (e.g. a filter's {@code filterRowKey} declared by its base class): a
+     * copy or checkout sampled inside one is attributed to the receiver's concrete class, not to
+     * the declaring class. No value: the receiver is {@code this}.
+     */
+    RECEIVER("receiver");
 
     private final String label;
 

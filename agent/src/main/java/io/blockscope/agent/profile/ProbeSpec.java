@@ -38,6 +38,7 @@ public final class ProbeSpec {
     private final Map<String, Component> componentByMethod;
     private final Component component;
     private final OccupancySpec occupancy;
+    private final List<String> alternatives;
 
     public ProbeSpec(
             String name,
@@ -55,6 +56,48 @@ public final class ProbeSpec {
             Map<String, Component> componentByMethod,
             Component component,
             OccupancySpec occupancy) {
+        this(
+                name,
+                kind,
+                types,
+                methods,
+                value,
+                when,
+                counted,
+                checkout,
+                checkoutConstant,
+                returnsCheckedOut,
+                tierByType,
+                tier,
+                componentByMethod,
+                component,
+                occupancy,
+                List.of());
+    }
+
+    /**
+     * @param alternatives probes of the same profile that do this probe's job on other versions of
+     *     the server (e.g. the give-back method of one release line or the other): when one of them
+     *     is enabled, this probe being off is expected, not a gap
+     */
+    public ProbeSpec(
+            String name,
+            ProbeKind kind,
+            List<TypeSpec> types,
+            List<MethodSpec> methods,
+            ValueRef value,
+            ValueRef when,
+            ValueRef counted,
+            ValueRef checkout,
+            boolean checkoutConstant,
+            boolean returnsCheckedOut,
+            Map<String, String> tierByType,
+            String tier,
+            Map<String, Component> componentByMethod,
+            Component component,
+            OccupancySpec occupancy,
+            List<String> alternatives) {
+        this.alternatives = List.copyOf(alternatives);
 
         types = List.copyOf(types);
         methods = List.copyOf(methods);
@@ -190,6 +233,11 @@ public final class ProbeSpec {
                 + checkoutConstant + ", returnsCheckedOut=" + returnsCheckedOut + ", tierByType=" + tierByType
                 + ", tier=" + tier + ", componentByMethod=" + componentByMethod + ", component=" + component
                 + ", occupancy=" + occupancy + "]";
+    }
+
+    /** Probes that do this probe's job on other versions of the server; empty when none. */
+    public List<String> alternatives() {
+        return alternatives;
     }
 
     /** The tier of a class given its name and its superclasses' names, nearest first; null if none. */

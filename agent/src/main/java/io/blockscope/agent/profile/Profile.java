@@ -76,6 +76,17 @@ public final class Profile {
                 + ", probes=" + probes + "]";
     }
 
+    /** The classes whose methods receiver probes watch (sites there are named after the receiver). */
+    public Set<String> receiverTypes() {
+        Set<String> types = new LinkedHashSet<>();
+        for (ProbeSpec probe : probes) {
+            if (probe.kind() == ProbeKind.RECEIVER) {
+                probe.types().forEach(t -> types.add(t.name()));
+            }
+        }
+        return types;
+    }
+
     /** Every tier label the probes use, in first-use order: index i is tier i on the bridge. */
     public List<String> tiers() {
         Set<String> tiers = new LinkedHashSet<>();

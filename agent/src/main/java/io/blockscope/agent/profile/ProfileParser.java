@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
 
 /**
@@ -46,9 +48,11 @@ public final class ProfileParser {
             "returns",
             "tier",
             "component",
-            "occupancy");
+            "occupancy",
+            "alternatives");
     private static final Set<String> OCCUPANCY_FIELDS =
             Set.of("capacity", "used", "wasted", "allocationFailures", "readPathMode", "sizeClasses", "sizeClass");
+    private static final Set<String> READ_PATH_MODE_FIELDS = Set.of("value", "labels");
     private static final Set<String> SIZE_CLASS_FIELDS =
             Set.of("itemSize", "usedSlots", "freeSlots", "usedBytes", "freeBytes");
     private static final String LABEL = "[a-z0-9][a-z0-9_-]*";
@@ -94,6 +98,14 @@ public final class ProfileParser {
         if (probes.size() > Counters.MAX_PROBES) {
             throw new IllegalArgumentException(
                     where + ": " + probes.size() + " probes; at most " + Counters.MAX_PROBES);
+        }
+        for (ProbeSpec probe : probes) {
+            for (String alternative : probe.alternatives()) {
+                if (!names.contains(alternative) || alternative.equals(probe.name())) {
+                    throw new IllegalArgumentException(where + ": probe '" + probe.name() + "': alternatives names '"
+                            + alternative + "', which is not another probe of this profile (probes: " + names + ")");
+                }
+            }
         }
         Profile profile = new Profile(name, description, detect, siteSkip, probes);
         if (profile.tiers().size() > Counters.MAX_TIERS) {
@@ -171,6 +183,8 @@ public final class ProfileParser {
             case OCCUPANCY:
                 occupancy = occupancy(node.get("occupancy"), where);
                 break;
+            case RECEIVER:
+                break;
             default:
                 throw new IllegalStateException("unknown probe kind " + kind);
         }
@@ -178,6 +192,8 @@ public final class ProfileParser {
         forbid(node, kind != ProbeKind.COPY, "component", where, kind);
         forbid(node, kind != ProbeKind.OCCUPANCY, "occupancy", where, kind);
         forbid(node, kind == ProbeKind.OCCUPANCY, "when", where, kind);
+        forbid(node, kind == ProbeKind.RECEIVER, "when", where, kind);
+        forbid(node, kind == ProbeKind.RECEIVER, "value", where, kind);
         forbid(node, kind != ProbeKind.BLOCK_GET, "counted", where, kind);
         forbid(node, kind != ProbeKind.BLOCK_GET, "checkout", where, kind);
         forbid(node, kind != ProbeKind.BLOCK_RETURN, "returns", where, kind);
@@ -204,7 +220,8 @@ public final class ProfileParser {
                 tier,
                 componentByMethod,
                 component,
-                occupancy);
+                occupancy,
+                strings(node, "alternatives", where));
     }
 
     private static ValueRef defaultValue(ProbeKind kind, String where) {
@@ -212,6 +229,7 @@ public final class ProfileParser {
             case BLOCK_GET:
                 return ValueRef.parse("return");
             case OCCUPANCY:
+            case RECEIVER:
                 return ValueRef.parse("this");
             default:
                 throw new IllegalArgumentException(where + ": value is required for a "
@@ -248,13 +266,59 @@ public final class ProfileParser {
                 value(node, "used", here),
                 value(node, "wasted", here),
                 value(node, "allocationFailures", here),
-                value(node, "readPathMode", here),
+                readPathMode(node.get("readPathMode"), here),
+                readPathModeLabels(node.get("readPathMode"), here),
                 value(node, "sizeClasses", here),
                 value(classes, "itemSize", here),
                 value(classes, "usedSlots", here),
                 value(classes, "freeSlots", here),
                 value(classes, "usedBytes", here),
                 value(classes, "freeBytes", here));
+    }
+
+    /** readPathMode: a value whose string form is the label, or {"value": ..., "labels": {label: regex}}. */
+    private static ValueRef readPathMode(Object value, String where) {
+        String here = where + ": readPathMode";
+        if (value == null) {
+            return null;
+        }
+        if (value instanceof String) {
+            return parsed((String) value, ValueRef::parse, here);
+        }
+        if (!(value instanceof Map)) {
+            throw new IllegalArgumentException(here + " must be a value (e.g. this.mode().label()) or an object"
+                    + " {\"value\": ..., \"labels\": {\"zero-copy\": \"regex\", ...}}");
+        }
+        Map<?, ?> node = (Map<?, ?>) value;
+        checkFields(node, READ_PATH_MODE_FIELDS, here);
+        String text = text(node, "value", here, true);
+        return parsed(text, ValueRef::parse, here + ": value");
+    }
+
+    private static Map<String, Pattern> readPathModeLabels(Object value, String where) {
+        Map<String, Pattern> labels = new LinkedHashMap<>();
+        if (!(value instanceof Map)) {
+            return labels;
+        }
+        String here = where + ": readPathMode.labels";
+        Object labelsNode = ((Map<?, ?>) value).get("labels");
+        if (!(labelsNode instanceof Map) || ((Map<?, ?>) labelsNode).isEmpty()) {
+            throw new IllegalArgumentException(
+                    here + " must be a non-empty object of label: regular expression (first found wins)");
+        }
+        for (Map.Entry<?, ?> entry : ((Map<?, ?>) labelsNode).entrySet()) {
+            String label = label(String.valueOf(entry.getKey()), here);
+            if (!(entry.getValue() instanceof String)) {
+                throw new IllegalArgumentException(here + ": " + label + " must be a regular expression string");
+            }
+            try {
+                labels.put(label, Pattern.compile((String) entry.getValue()));
+            } catch (PatternSyntaxException e) {
+                throw new IllegalArgumentException(
+                        here + ": " + label + " is not a regular expression: " + e.getDescription());
+            }
+        }
+        return labels;
     }
 
     private static ValueRef value(Map<?, ?> node, String field, String where) {

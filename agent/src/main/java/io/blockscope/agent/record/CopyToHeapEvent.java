@@ -33,6 +33,7 @@ public final class CopyToHeapEvent extends Event {
     String site;
 
     @Label("Sampling rate")
-    @Description("1 in this many copies is sampled")
+    @Description(
+            "The copies this sample stands for: N at copy.sample=N, about the byte interval divided by bytes when sampling by bytes")
     int samplingRate;
 }

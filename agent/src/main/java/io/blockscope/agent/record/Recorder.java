@@ -38,7 +38,6 @@ public final class Recorder extends Sink {
     private final CheckoutTracker tracker;
     private final SiteTable copySites;
     private final InstanceRegistry instances;
-    private final int copySample;
     private final boolean copyEvents;
     private final long leakAgeNanos;
     /** Sampled checkouts so far; racy on purpose, it only spreads the full stack captures. */
@@ -48,7 +47,6 @@ public final class Recorder extends Sink {
             SiteResolver sites,
             int trackedCheckouts,
             Duration leakAge,
-            int copySample,
             boolean copyEvents,
             int siteLabels,
             int probes,
@@ -68,7 +66,6 @@ public final class Recorder extends Sink {
         });
         this.copySites = new SiteTable(siteLabels, 2);
         this.instances = new InstanceRegistry(probes);
-        this.copySample = copySample;
         this.copyEvents = copyEvents;
         this.leakAgeNanos = leakAge.toNanos();
     }
@@ -95,16 +92,16 @@ public final class Recorder extends Sink {
     }
 
     @Override
-    public void copy(int probe, int component, long bytes) {
+    public void copy(int probe, int component, long bytes, long calls, long estimatedBytes) {
         String site = sites.site();
-        copySites.add(site, copySample, bytes * copySample);
+        copySites.add(site, calls, estimatedBytes);
         if (copyEvents) {
             CopyToHeapEvent event = new CopyToHeapEvent();
             if (event.isEnabled()) {
                 event.component = Component.byIndex(component).label();
                 event.bytes = bytes;
                 event.site = site;
-                event.samplingRate = copySample;
+                event.samplingRate = (int) Math.min(Integer.MAX_VALUE, calls);
                 event.commit();
             }
         }

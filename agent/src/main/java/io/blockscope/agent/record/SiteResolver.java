@@ -1,9 +1,11 @@
 package io.blockscope.agent.record;
 
+import io.blockscope.agent.bootstrap.Bridge;
 import java.lang.StackWalker.StackFrame;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
@@ -31,8 +33,18 @@ public final class SiteResolver {
     private final StackWalker walker = StackWalker.getInstance();
     private final String[] skipped;
     private final Map<FrameKey, String> names = new ConcurrentHashMap<>();
+    private final Set<String> receiverTypes;
 
     public SiteResolver(List<String> skippedPrefixes) {
+        this(skippedPrefixes, Set.of());
+    }
+
+    /**
+     * @param receiverTypes classes whose watched methods (receiver probes) name a site after the
+     *     receiver's concrete class when the receiver inherits them
+     */
+    public SiteResolver(List<String> skippedPrefixes, Set<String> receiverTypes) {
+        this.receiverTypes = Set.copyOf(receiverTypes);
         List<String> all = new ArrayList<>(ALWAYS_SKIPPED);
         all.addAll(skippedPrefixes);
         this.skipped = all.toArray(String[]::new);
@@ -121,6 +133,13 @@ public final class SiteResolver {
     }
 
     private String name(StackFrame frame) {
+        if (receiverTypes.contains(frame.getClassName())) {
+            Class<?> receiver = Bridge.receiver(frame.getMethodName());
+            if (receiver != null && !receiver.getName().equals(frame.getClassName())) {
+                // an inherited method: the operator's class is the receiver's, not the declaring one
+                return receiver.getName() + "." + frame.getMethodName();
+            }
+        }
         FrameKey key = new FrameKey(frame.getClassName(), frame.getMethodName(), frame.getByteCodeIndex());
         String name = names.get(key);
         if (name == null) {
@@ -142,18 +161,6 @@ public final class SiteResolver {
             this.className = className;
             this.methodName = methodName;
             this.bytecodeIndex = bytecodeIndex;
-        }
-
-        public String className() {
-            return className;
-        }
-
-        public String methodName() {
-            return methodName;
-        }
-
-        public int bytecodeIndex() {
-            return bytecodeIndex;
         }
 
         @Override

@@ -24,7 +24,7 @@ class BridgeTest {
         }
 
         @Override
-        public void copy(int probe, int component, long bytes) {
+        public void copy(int probe, int component, long bytes, long calls, long estimatedBytes) {
             copies.incrementAndGet();
         }
 
@@ -48,6 +48,45 @@ class BridgeTest {
     void uninstall() {
         Bridge.install(Sink.NONE, 0, 0);
         Bridge.matchReturns(0);
+    }
+
+    @Test
+    void samplingByBytesEstimatesEachSiteUnbiased() {
+        long[] estimate = new long[2]; // calls, bytes
+        int[] samples = new int[1];
+        Sink tally = new Sink() {
+            @Override
+            public void copy(int probe, int component, long bytes, long calls, long estimatedBytes) {
+                samples[0]++;
+                estimate[0] += calls;
+                estimate[1] += estimatedBytes;
+            }
+        };
+        long every = 1 << 20;
+        Bridge.install(tally, 0, 0, every);
+        // 1 GiB in 1000-byte copies: about 1024 samples, each standing for 1 MiB
+        long copies = (1L << 30) / 1000;
+        for (long i = 0; i < copies; i++) {
+            Bridge.copied(0, 1, 1000);
+        }
+        double trueBytes = copies * 1000.0;
+        // one sample per MiB on average: 1024 expected, sd 32; 6 sd either way
+        assertTrue(samples[0] > 1024 - 192 && samples[0] < 1024 + 192, "samples " + samples[0]);
+        assertTrue(Math.abs(estimate[1] / trueBytes - 1) < 0.19, "bytes estimate " + estimate[1] + " vs " + trueBytes);
+        assertTrue(
+                Math.abs(estimate[0] / (double) copies - 1) < 0.19, "calls estimate " + estimate[0] + " vs " + copies);
+
+        // a copy larger than the interval is always sampled and stands for itself
+        samples[0] = 0;
+        estimate[0] = 0;
+        estimate[1] = 0;
+        Bridge.copied(0, 1, every * 3);
+        assertEquals(1, samples[0]);
+        assertEquals(1, estimate[0]);
+        assertEquals(every * 3, estimate[1]);
+        // empty copies are never sampled (nothing copied)
+        Bridge.copied(0, 1, 0);
+        assertEquals(1, samples[0]);
     }
 
     @Test

@@ -40,7 +40,8 @@ class AgentOptionsTest {
         assertEquals("auto", config.profile());
         assertEquals(1024, config.leakSample());
         assertEquals(Duration.ofSeconds(60), config.leakAge());
-        assertEquals(4096, config.copySample());
+        assertEquals(0, config.copySample(), "by bytes by default");
+        assertEquals(1L << 20, config.copySampleBytes(), "one sample per MiB copied");
         assertTrue(config.copyJfr());
         assertEquals(20, config.sites());
         assertEquals(4096, config.tracked());
@@ -90,6 +91,9 @@ class AgentOptionsTest {
         assertTrue(error("1,tracked=100000000")
                 .startsWith("malformed tracked '100000000': expected an integer in 16..65536"));
         assertEquals("malformed copy.jfr 'yes': expected true or false", error("1,copy.jfr=yes"));
+        assertTrue(error("1,copy.sample=1MB").startsWith("malformed copy.sample '1MB': expected an integer in 0.."));
+        assertTrue(error("1,copy.sample=1MB").contains("a size such as 1MiB or 256KiB"));
+        assertTrue(error("1,copy.sample=0KiB").startsWith("malformed copy.sample '0KiB': N attributes 1 in N"));
         assertEquals(
                 "malformed leak.age '0s': expected a positive duration such as 500ms, 30s, 5m or 1h",
                 error("1,leak.age=0s"));
@@ -106,6 +110,11 @@ class AgentOptionsTest {
         assertEquals("9500", config.hostPort()); // file only
         assertEquals(7, config.leakSample()); // file only
         assertEquals(11, config.copySample()); // argument over file
+        assertEquals(0, config.copySampleBytes(), "a count: 1 in N, not by bytes");
+        AgentConfig bytes = AgentOptions.parse("1,copy.sample=256KiB", env, EXPORTER);
+        assertEquals(0, bytes.copySample());
+        assertEquals(256 * 1024, bytes.copySampleBytes());
+        assertEquals(7, AgentOptions.parse("1,copy.sample=7B", env, EXPORTER).copySampleBytes());
         assertEquals(6, config.sites()); // environment over argument
         assertEquals(Map.of("threads", "3"), config.exporterOptions());
     }

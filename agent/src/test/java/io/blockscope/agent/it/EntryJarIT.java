@@ -45,6 +45,61 @@ class EntryJarIT {
         }
     }
 
+    /**
+     * The "too old" path on a real JVM. No Java 8 runs here; JDK 11 (unlike 17+) lets the command
+     * line set {@code java.specification.version}, so a JDK 11 told it is 1.8 runs the real, unchanged
+     * check on the real property: the agent and the launcher each print their one line and return,
+     * and the only classes the JVM loads from the jar are the three Java 8 entry classes.
+     */
+    @Test
+    void onJava8TheEntryPrintsOneLineLoadsNothingElseAndTheHostRuns() throws Exception {
+        Path java = TestJdks.require(11);
+        String jar = ChildJvm.agentJar().toString();
+        Process p = new ProcessBuilder(List.of(
+                        java.toString(),
+                        "-Djava.specification.version=1.8",
+                        "-Xlog:class+load=info",
+                        "-javaagent:" + jar + "=127.0.0.1:0",
+                        "-jar",
+                        jar,
+                        "attach",
+                        "1"))
+                .redirectErrorStream(true)
+                .start();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the JVM did not end");
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        List<String> lines = output.lines().toList();
+        assertEquals(0, p.exitValue(), output);
+        List<String> blockscope =
+                lines.stream().filter(l -> l.startsWith("[blockscope]")).toList();
+        assertEquals(2, blockscope.size(), output);
+        // java.version stays the real one (the JVM ignores a -D for it): "this is 11.0.x"
+        assertTrue(
+                blockscope
+                        .get(0)
+                        .matches("\\[blockscope\\] agent: needs Java 11 or newer, this is 11\\.[0-9.+]+;"
+                                + " the agent is off, the application runs normally"),
+                output);
+        assertTrue(
+                blockscope
+                        .get(1)
+                        .matches("\\[blockscope\\] attach: needs Java 11 or newer, this is 11\\.[0-9.+]+;"
+                                + " nothing was attached; run the launcher with the java of a JDK 11 or newer"),
+                output);
+        List<String> fromJar = lines.stream()
+                .filter(l -> l.contains("source: file:" + jar) || l.contains("source: jar:file:" + jar))
+                .map(l -> l.replaceAll(".*\\] (\\S+) source:.*", "$1"))
+                .sorted()
+                .toList();
+        assertEquals(
+                List.of(
+                        "io.blockscope.agent.entry.AgentEntry",
+                        "io.blockscope.agent.entry.JavaVersion",
+                        "io.blockscope.agent.entry.LauncherEntry"),
+                fromJar,
+                output);
+    }
+
     /** {@code java -jar blockscope-agent.jar} with no command: the entry hands over, the launcher prints its usage. */
     @ParameterizedTest(name = "JDK {0}")
     @ValueSource(ints = {11, 17, 25})

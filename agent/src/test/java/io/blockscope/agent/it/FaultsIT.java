@@ -54,6 +54,23 @@ class FaultsIT {
     }
 
     @Test
+    void unusableTlsFilesTurnOnlyTheEndpointOff() throws Exception {
+        try (ChildJvm child =
+                hello("127.0.0.1:0,profile=example-server,tls.cert=/nonexistent/c.pem,tls.key=/nonexistent/k.pem")) {
+            assertHostDone(child);
+            assertTrue(
+                    child.agentLines().stream()
+                            .anyMatch(l -> l.contains("endpoint off: tls.")
+                                    && l.contains("/nonexistent/")
+                                    && l.contains("metrics are collected")),
+                    child.transcript());
+            String state = child.out().get(0);
+            assertTrue(state.contains("metrics not served"), child.transcript());
+            assertTrue(!state.contains("agent=disabled"), "the probes stay on: " + child.transcript());
+        }
+    }
+
+    @Test
     void absentTargetsAreReportedAsSkippedProbes() throws Exception {
         try (ChildJvm child = hello("127.0.0.1:0,profile=example-server")) {
             assertHostDone(child);

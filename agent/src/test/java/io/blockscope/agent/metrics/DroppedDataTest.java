@@ -21,7 +21,7 @@ class DroppedDataTest {
     private final DroppedData dropped = new DroppedData();
     private final LeakReport leaks = new LeakReport(2, List.of("l1"), Duration.ofMinutes(1));
     private final Recorder recorder = new Recorder(
-            new SiteResolver(List.of()), 16, Duration.ofMinutes(1), 1, false, 2, 1, (tier, nanos) -> {}, leaks);
+            new SiteResolver(List.of()), 16, Duration.ofMinutes(1), false, 2, 1, (tier, nanos) -> {}, leaks);
 
     @AfterEach
     void resetBridge() {

@@ -129,6 +129,59 @@ class ProfileParserTest {
     }
 
     @Test
+    void hbase2ReadPathModeComesFromTheIoEngine() {
+        OccupancySpec occupancy =
+                Profiles.load("hbase2").probe("bucket-occupancy").occupancy();
+        assertEquals("this.getIoEngine()", occupancy.readPathMode().toString());
+        // BucketCache#getIoEngine() is the engine's toString
+        assertEquals("zero-copy", occupancy.readPathModeLabel("ioengine=ByteBufferIOEngine, capacity=268,435,456"));
+        assertEquals("zero-copy", occupancy.readPathModeLabel("ioengine=SharedMemoryMmapIOEngine, path=/x"));
+        assertEquals("copy", occupancy.readPathModeLabel("ioengine=FileIOEngine, paths=[/data/bucket.cache]"));
+        assertEquals("copy", occupancy.readPathModeLabel("ioengine=ExclusiveMemoryMmapIOEngine, path=/x"));
+        assertNull(occupancy.readPathModeLabel("something else"), "no label: no mode exported");
+        // example-server's value is the label itself
+        OccupancySpec example =
+                Profiles.load("example-server").probe("bucket-occupancy").occupancy();
+        assertEquals("zero-copy", example.readPathModeLabel("zero-copy"));
+    }
+
+    @Test
+    void hbase2GiveBackProbesAreAlternatives() {
+        Profile profile = Profiles.load("hbase2");
+        assertEquals(List.of("block-release"), profile.probe("block-return").alternatives());
+        assertEquals(List.of("block-return"), profile.probe("block-release").alternatives());
+        assertEquals(List.of("cell-copy"), profile.probe("decoded-cell-copy").alternatives());
+        assertEquals(List.of(), profile.probe("block-get-l2").alternatives());
+    }
+
+    @Test
+    void alternativesAndModeLabelsAreChecked() {
+        String base =
+                "\"kind\": \"block-return\", \"types\": [\"a.B\"], \"methods\": [\"release()\"], \"value\": \"this\","
+                        + " \"tier\": \"l2\"";
+        assertError(
+                probe(base + ", \"alternatives\": [\"nope\"]"),
+                "profile t: probe 'p': alternatives names 'nope', which is not another probe of this profile");
+        assertError(
+                probe(base + ", \"alternatives\": [\"p\"]"),
+                "profile t: probe 'p': alternatives names 'p', which is not another probe");
+        String occupancy = "\"kind\": \"occupancy\", \"types\": [\"a.B\"], \"methods\": [\"<init>\"],"
+                + " \"occupancy\": {\"readPathMode\": ";
+        assertError(
+                probe(occupancy + "{\"value\": \"this.engine()\"}}"),
+                "profile t: probe 'p': occupancy: readPathMode.labels must be a non-empty object");
+        assertError(
+                probe(occupancy + "{\"value\": \"this.engine()\", \"labels\": {\"zero-copy\": \"(\"}}}"),
+                "profile t: probe 'p': occupancy: readPathMode.labels: zero-copy is not a regular expression");
+        assertError(
+                probe(occupancy + "{\"value\": \"this.engine()\", \"labelz\": {}}}"),
+                "profile t: probe 'p': occupancy: readPathMode");
+        assertError(
+                probe(occupancy + "{\"value\": \"this.engine()\", \"labels\": {\"Zero Copy\": \"x\"}}}"),
+                "profile t: probe 'p': occupancy: readPathMode.labels 'Zero Copy' must match");
+    }
+
+    @Test
     void mistakesAreNamedWithTheProbeAndWhatIsAccepted() {
         assertError("{", "profile t is not valid JSON");
         assertError("[]", "profile t must be a JSON object");

@@ -3,6 +3,7 @@ package io.blockscope.agenttest.sites;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blockscope.agent.bootstrap.Bridge;
 import io.blockscope.agent.record.SiteResolver;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,40 @@ class SiteResolverTest {
         String site = Machinery.resolve(resolver);
         assertEquals(
                 SiteResolverTest.class.getName() + ".theSiteIsTheFirstFrameOutsideTheSkippedPackages:" + line, site);
+    }
+
+    /** A base class whose inherited method is the site (like HBase's FilterBase.filterRowKey). */
+    abstract static class BaseFilter {
+        String inherited(SiteResolver resolver) {
+            return Machinery.resolve(resolver);
+        }
+    }
+
+    static final class ConcreteFilter extends BaseFilter {}
+
+    @Test
+    void aSiteInAWatchedInheritedMethodIsNamedAfterTheReceiver() {
+        SiteResolver withReceivers =
+                new SiteResolver(List.of(Machinery.class.getName()), java.util.Set.of(BaseFilter.class.getName()));
+        Object[] slot = Bridge.receiverSlot();
+        // what the receiver probe's advice stores while BaseFilter.inherited runs on a ConcreteFilter
+        slot[0] = ConcreteFilter.class;
+        slot[1] = "inherited";
+        try {
+            assertEquals(ConcreteFilter.class.getName() + ".inherited", new ConcreteFilter().inherited(withReceivers));
+            slot[1] = "another";
+            assertTrue(
+                    new ConcreteFilter()
+                            .inherited(withReceivers)
+                            .startsWith(BaseFilter.class.getName() + ".inherited:"),
+                    "a slot set by another watched method does not rename this frame");
+        } finally {
+            slot[0] = null;
+            slot[1] = null;
+        }
+        assertTrue(
+                new ConcreteFilter().inherited(withReceivers).startsWith(BaseFilter.class.getName() + ".inherited:"),
+                "no watched call in progress: the declaring class, with its line");
     }
 
     @Test

@@ -109,6 +109,41 @@ public final class ServerProcess implements AutoCloseable {
         return client;
     }
 
+    /** The server JVM's thread count, from its /proc entry. */
+    public int threads() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+            if (line.startsWith("Threads:")) {
+                return Integer.parseInt(line.substring("Threads:".length()).trim());
+            }
+        }
+        throw new IOException("no Threads: line for process " + process.pid());
+    }
+
+    /**
+     * The JVM's threads whose names contain none of {@code pools} (from /proc/PID/task/N/comm,
+     * names cut at 15 characters): what is left when the thread pools that grow and shrink with load
+     * (Jetty's request pool, the JIT's compiler threads) are set aside, so a count that grows is a leak.
+     */
+    public int threadsOutside(String... pools) throws IOException {
+        int count = 0;
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(process.pid()), "task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                String name;
+                try {
+                    name = Files.readString(task.resolve("comm")).trim();
+                } catch (IOException gone) {
+                    continue; // the thread ended meanwhile
+                }
+                boolean pooled = false;
+                for (String pool : pools) {
+                    pooled |= name.contains(pool);
+                }
+                count += pooled ? 0 : 1;
+            }
+        }
+        return count;
+    }
+
     public boolean isAlive() {
         return process.isAlive();
     }

@@ -39,6 +39,9 @@ public final class AuthGate {
         THROTTLED
     }
 
+    /** The {@code WWW-Authenticate} value of a 401, the same on both endpoints. */
+    public static final String CHALLENGE = "Basic realm=\"blockscope\", charset=\"UTF-8\"";
+
     static final int MAX_VERIFIED = 16;
     static final long VERIFIED_TTL_NANOS = TimeUnit.MINUTES.toNanos(10);
     static final int PER_CLIENT_BURST = 3;

@@ -40,6 +40,11 @@ public final class Credentials {
         boolean passwordOk = hash != null
                 ? hash.matches(candidatePassword.toCharArray())
                 : MessageDigest.isEqual(plaintext, candidatePassword.getBytes(StandardCharsets.UTF_8));
+        return bothChecked(userOk, passwordOk);
+    }
+
+    @SuppressWarnings("ShortCircuitBoolean") // both parts were checked already; '&' says no early exit is wanted
+    private static boolean bothChecked(boolean userOk, boolean passwordOk) {
         return userOk & passwordOk;
     }
 

@@ -38,9 +38,8 @@ import javax.net.ssl.TrustManagerFactory;
  * The endpoint on Netty, for JDK 11 to 16, where Jetty 12 cannot load. It answers like the Jetty
  * one (see {@link RequestHandler}), with the same TLS material and hashed basic auth.
  *
- * <p>Made to sit in someone else's JVM: every thread is a daemon; one thread accepts and does the
- * socket I/O, and scrapes (which render and compress) run on a separate bounded group of {@code
- * threads} threads; buffers are unpooled heap buffers, so the endpoint takes no direct memory from
+ * <p>Made to sit in someone else's JVM: every thread is a daemon; of the {@code threads} threads,
+ * one accepts and does the socket I/O, and scrapes (which render and compress) run on the others; buffers are unpooled heap buffers, so the endpoint takes no direct memory from
  * a host whose block cache lives there; TLS is the JDK's own provider.
  */
 final class NettyEndpoint implements Endpoint {
@@ -78,12 +77,12 @@ final class NettyEndpoint implements Endpoint {
         RequestHandler handler = new RequestHandler(
                 new PrometheusScrapeHandler(properties, registry),
                 self,
-                config.credentials() == null
-                        ? null
-                        : new io.blockscope.exporter.auth.BasicAuthorization(config.credentials()));
+                config.credentials() == null ? null : new io.blockscope.exporter.auth.AuthGate(config.credentials()),
+                new io.blockscope.exporter.page.LivePage(registry));
         EventLoopGroup io = new NioEventLoopGroup(1, new DefaultThreadFactory("blockscope-exporter-io", true));
-        EventExecutorGroup scrapes =
-                new DefaultEventExecutorGroup(config.threads(), new DefaultThreadFactory("blockscope-exporter", true));
+        // threads in all, as on Jetty: one for I/O and accepting, the others for scrapes
+        EventExecutorGroup scrapes = new DefaultEventExecutorGroup(
+                config.threads() - 1, new DefaultThreadFactory("blockscope-exporter", true));
         ByteBufAllocator heap = new UnpooledByteBufAllocator(false);
         try {
             Channel channel = new ServerBootstrap()

@@ -1,7 +1,8 @@
 package io.blockscope.exporter.endpoint;
 
 import io.blockscope.exporter.Log;
-import io.blockscope.exporter.auth.BasicAuthorization;
+import io.blockscope.exporter.auth.AuthGate;
+import io.blockscope.exporter.page.LivePage;
 import io.blockscope.exporter.self.SelfMetrics;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -35,12 +36,15 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     private final PrometheusScrapeHandler scrapes;
     private final SelfMetrics self;
-    private final BasicAuthorization authorization;
+    private final AuthGate gate;
+    private final LivePage page;
 
-    RequestHandler(PrometheusScrapeHandler scrapes, SelfMetrics self, BasicAuthorization authorization) {
+    /** @param gate the basic-auth check, or null when the endpoint is open */
+    RequestHandler(PrometheusScrapeHandler scrapes, SelfMetrics self, AuthGate gate, LivePage page) {
         this.scrapes = scrapes;
         this.self = self;
-        this.authorization = authorization;
+        this.gate = gate;
+        this.page = page;
     }
 
     @Override
@@ -53,7 +57,7 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             ctx.writeAndFlush(bad).addListener(f -> ctx.close());
             return;
         }
-        FullHttpResponse response = answer(request, RequestTarget.path(request.uri()));
+        FullHttpResponse response = answer(request, RequestTarget.path(request.uri()), clientAddress(ctx));
         HttpUtil.setKeepAlive(response, HttpUtil.isKeepAlive(request));
         ctx.writeAndFlush(response);
     }
@@ -87,14 +91,28 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         return null;
     }
 
-    private FullHttpResponse answer(FullHttpRequest request, String path) {
+    private static String clientAddress(ChannelHandlerContext ctx) {
+        java.net.SocketAddress remote = ctx.channel().remoteAddress();
+        return remote instanceof java.net.InetSocketAddress
+                ? ((java.net.InetSocketAddress) remote).getAddress().getHostAddress()
+                : String.valueOf(remote);
+    }
+
+    private FullHttpResponse answer(FullHttpRequest request, String path, String client) {
         boolean head = HttpMethod.HEAD.equals(request.method());
-        if (authorization != null
-                && !Endpoint.HEALTHY.equals(path)
-                && !authorization.authorized(request.headers().get(HttpHeaderNames.AUTHORIZATION))) {
-            FullHttpResponse r = plain(HttpResponseStatus.UNAUTHORIZED, "Unauthorized.\n", head);
-            r.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, BasicAuthorization.CHALLENGE);
-            return r;
+        if (gate != null && !Endpoint.HEALTHY.equals(path)) {
+            AuthGate.Verdict verdict = gate.check(request.headers().get(HttpHeaderNames.AUTHORIZATION), client);
+            if (verdict == AuthGate.Verdict.THROTTLED) {
+                FullHttpResponse r =
+                        plain(HttpResponseStatus.TOO_MANY_REQUESTS, "Too many failed logins; retry later.\n", head);
+                r.headers().set(HttpHeaderNames.RETRY_AFTER, gate.retryAfterSeconds(client));
+                return r;
+            }
+            if (verdict != AuthGate.Verdict.ALLOWED) {
+                FullHttpResponse r = plain(HttpResponseStatus.UNAUTHORIZED, "Unauthorized.\n", head);
+                r.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, AuthGate.CHALLENGE);
+                return r;
+            }
         }
         if (!head && !HttpMethod.GET.equals(request.method())) {
             FullHttpResponse r = plain(HttpResponseStatus.METHOD_NOT_ALLOWED, "Only GET and HEAD.\n", false);
@@ -106,9 +124,10 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 return scrape(request, head);
             case Endpoint.HEALTHY:
                 return plain(HttpResponseStatus.OK, "Exporter is healthy.\n", head);
-            case "/":
-                return plain(HttpResponseStatus.OK, "blockscope exporter: metrics at /metrics\n", head);
             default:
+                if (LivePage.serves(path)) {
+                    return page(page.reply(path), head);
+                }
                 return plain(HttpResponseStatus.NOT_FOUND, "Not found: metrics are at /metrics\n", head);
         }
     }
@@ -130,6 +149,13 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         }
         self.observeScrape(System.nanoTime() - start);
         return exchange.response(head);
+    }
+
+    private static FullHttpResponse page(LivePage.Reply reply, boolean head) {
+        FullHttpResponse r =
+                response(HttpResponseStatus.valueOf(reply.status()), reply.contentType(), reply.body(), head);
+        reply.headers().forEach((name, value) -> r.headers().set(name, value));
+        return r;
     }
 
     static FullHttpResponse plain(HttpResponseStatus status, String text, boolean head) {

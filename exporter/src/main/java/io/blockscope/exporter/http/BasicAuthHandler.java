@@ -16,8 +16,6 @@ import org.eclipse.jetty.util.Callback;
  */
 final class BasicAuthHandler extends Handler.Wrapper {
 
-    private static final String CHALLENGE = "Basic realm=\"blockscope\", charset=\"UTF-8\"";
-
     private final AuthGate gate;
 
     BasicAuthHandler(Credentials credentials, Handler next) {
@@ -40,7 +38,7 @@ final class BasicAuthHandler extends Handler.Wrapper {
             return MetricsHandler.plain(
                     response, callback, HttpStatus.TOO_MANY_REQUESTS_429, "Too many failed logins; retry later.\n");
         }
-        response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, CHALLENGE);
+        response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, AuthGate.CHALLENGE);
         return MetricsHandler.plain(response, callback, HttpStatus.UNAUTHORIZED_401, "Unauthorized.\n");
     }
 }

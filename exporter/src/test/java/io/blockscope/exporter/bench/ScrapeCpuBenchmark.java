@@ -2,6 +2,7 @@ package io.blockscope.exporter.bench;
 
 import io.blockscope.exporter.Exporter;
 import io.blockscope.exporter.ExporterConfig;
+import io.blockscope.exporter.endpoint.EndpointKind;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.URI;
@@ -17,8 +18,9 @@ import java.util.Map;
  * wall-clock time; plus wall-clock median and p99 per scrape, per format, with the metric set of
  * {@link BusyServerMetrics}. Complements the JMH {@link ScrapeBenchmark}.
  *
- * <p>Usage: {@code ScrapeCpuBenchmark [SCRAPES [agent|agent+app]]} (default 500 per format, after
- * 500 warm-up scrapes, with the agent series of {@link BusyServerMetrics}).
+ * <p>Usage: {@code ScrapeCpuBenchmark [SCRAPES [agent|agent+app [JETTY|NETTY]]]} (default 500 per
+ * format, after 500 warm-up scrapes, with the agent series of {@link BusyServerMetrics}, on this
+ * JDK's endpoint: Jetty on 17+; NETTY measures the endpoint JDK 11-16 get).
  */
 public final class ScrapeCpuBenchmark {
 
@@ -43,8 +45,10 @@ public final class ScrapeCpuBenchmark {
     public static void main(String[] args) throws Exception {
         int scrapes = args.length > 0 ? Integer.parseInt(args[0]) : 500;
         boolean withApp = args.length > 1 && args[1].equals("agent+app");
+        EndpointKind endpoint = args.length > 2 ? EndpointKind.valueOf(args[2]) : EndpointKind.forThisJdk();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of()))) {
+        System.out.println("endpoint " + endpoint.description() + ", JDK " + Runtime.version());
+        try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of()), endpoint)) {
             BusyServerMetrics.registerAgentSeries(exporter.registry());
             if (withApp) {
                 BusyServerMetrics.registerAppSeries(exporter.registry());
@@ -80,7 +84,7 @@ public final class ScrapeCpuBenchmark {
         }
     }
 
-    /** CPU time of the exporter's Jetty threads (named blockscope-exporter-*). */
+    /** CPU time of the exporter's endpoint threads (Jetty's and Netty's are all named blockscope-exporter*). */
     private static long exporterCpuNanos(ThreadMXBean threads) {
         long sum = 0;
         for (java.lang.management.ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.exporter.Exporter;
 import io.blockscope.exporter.ExporterConfig;
+import io.blockscope.exporter.endpoint.EndpointKind;
 import io.blockscope.exporter.testing.Http;
 import io.blockscope.exporter.testing.Samples;
 import java.net.URI;
@@ -19,8 +20,16 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Many scrapers at once, in all formats, while the JVM collects garbage. */
+/**
+ * Many scrapers at once, in all formats, while the JVM collects garbage; on Jetty here, on Netty
+ * in {@link ConcurrentScrapeNettyTest}.
+ */
 class ConcurrentScrapeTest {
+
+    /** The endpoint under test. */
+    EndpointKind kind() {
+        return EndpointKind.JETTY;
+    }
 
     private static final int SCRAPERS = 6;
     private static final int SCRAPES_EACH = 25;
@@ -34,7 +43,7 @@ class ConcurrentScrapeTest {
     @Test
     void everyScrapeSucceedsAndCountersNeverGoBack() throws Exception {
         // threads=2 is the smallest pool: 6 scrapers queue on it rather than fail.
-        try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of("threads", "2")))) {
+        try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of("threads", "2")), kind())) {
             URI metrics = URI.create("http://127.0.0.1:" + exporter.port() + "/metrics");
             double pausesBefore = Http.scrape(exporter.port()).sum("blockscope_gc_pause_seconds_count");
             ExecutorService pool = Executors.newFixedThreadPool(SCRAPERS + 1);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.blockscope.exporter.Exporter;
 import io.blockscope.exporter.ExporterConfig;
 import io.blockscope.exporter.auth.PasswordHash;
+import io.blockscope.exporter.endpoint.EndpointKind;
 import io.blockscope.exporter.testing.Http;
 import io.blockscope.exporter.testing.TestCertificates;
 import java.io.IOException;
@@ -23,21 +24,28 @@ import org.junit.jupiter.api.io.TempDir;
 /** The page behind the real endpoint: same auth as /metrics, its own security headers. */
 class LivePageEndpointTest {
 
+    /** The endpoint under test. */
+    EndpointKind kind() {
+        return EndpointKind.JETTY;
+    }
+
     @TempDir
     Path dir;
 
     @Test
     void servedOverTheSameTlsAsMetrics() throws Exception {
         TestCertificates server = TestCertificates.generate(dir, "server");
-        try (Exporter exporter = Exporter.start(ExporterConfig.parse(
-                "127.0.0.1:0",
-                Map.of(
-                        "tls.keystore",
-                        server.keystore().toString(),
-                        "tls.keystore.password",
-                        TestCertificates.PASSWORD,
-                        "jfr",
-                        "off")))) {
+        try (Exporter exporter = Exporter.start(
+                ExporterConfig.parse(
+                        "127.0.0.1:0",
+                        Map.of(
+                                "tls.keystore",
+                                server.keystore().toString(),
+                                "tls.keystore.password",
+                                TestCertificates.PASSWORD,
+                                "jfr",
+                                "off")),
+                kind())) {
             HttpClient https = HttpClient.newBuilder()
                     .sslContext(server.clientContextTrustingMe(null))
                     .build();
@@ -59,7 +67,8 @@ class LivePageEndpointTest {
         String auth =
                 "Basic " + Base64.getEncoder().encodeToString("prometheus:s3cret".getBytes(StandardCharsets.UTF_8));
         try (Exporter exporter = Exporter.start(
-                ExporterConfig.parse("127.0.0.1:0", Map.of("auth.user", "prometheus", "auth.password.hash", hash)))) {
+                ExporterConfig.parse("127.0.0.1:0", Map.of("auth.user", "prometheus", "auth.password.hash", hash)),
+                kind())) {
             String base = "http://127.0.0.1:" + exporter.port();
             for (String path : new String[] {"/", "/live", "/live.js"}) {
                 assertEquals(401, Http.get(URI.create(base + path)).statusCode(), path);

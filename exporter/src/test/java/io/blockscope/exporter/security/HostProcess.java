@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,6 +89,31 @@ final class HostProcess implements AutoCloseable {
             }
         }
         throw new IOException("no Threads: line for " + process.pid());
+    }
+
+    /**
+     * The JVM's threads whose names contain none of {@code pools} (from /proc/PID/task/N/comm,
+     * names cut at 15 characters): what is left when the thread pools that grow and shrink with load
+     * (Jetty's request pool, the JIT's compiler threads) are set aside, so a count that grows is a leak.
+     */
+    int threadsOutside(String... pools) throws IOException {
+        int count = 0;
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(process.pid()), "task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                String name;
+                try {
+                    name = Files.readString(task.resolve("comm")).trim();
+                } catch (IOException gone) {
+                    continue; // the thread ended meanwhile
+                }
+                boolean pooled = false;
+                for (String pool : pools) {
+                    pooled |= name.contains(pool);
+                }
+                count += pooled ? 0 : 1;
+            }
+        }
+        return count;
     }
 
     String stdout() {

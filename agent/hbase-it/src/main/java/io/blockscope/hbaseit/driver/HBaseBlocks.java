@@ -78,7 +78,7 @@ interface HBaseBlocks {
 
         /** The byte at {@code index} of the block cached at {@code fileOffset}. */
         static byte expected(long fileOffset, int index) {
-            return (byte) (index * 31 + fileOffset);
+            return (byte) (index * 31L + fileOffset);
         }
     }
 }

@@ -76,6 +76,7 @@ public final class LeakingReader {
         }
     }
 
+    @SuppressWarnings("NonAtomicVolatileUpdate") // one writer (this thread): the increment need not be atomic
     private void nudge(BucketCache cache, BlockCacheKey key) {
         while (!Thread.currentThread().isInterrupted()) {
             System.gc();

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# A standalone HBase 2.6 RegionServer (master, RegionServer and ZooKeeper in one JVM, offheap
+# BucketCache, info servers off, free ports, data in a temp dir) with the blockscope agent, the same
+# setup the agent/hbase-rs-it tests use. Prints the pid, the ZooKeeper quorum and the metrics URL.
+#
+#   bash agent/hbase-rs-it/run-regionserver.sh [serve] [agent options]   # runs until Ctrl-C
+#   bash agent/hbase-rs-it/run-regionserver.sh startup N [agent options] # start-up cost, N runs each
+#
+# Builds the agent jar and the test classes first (reactor build, no install). JAVA picks the JDK
+# (default: java on PATH; HBase 2.6 runs on 11 and 17, not on 25).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+subdir="${BUILD_SUBDIR:-target}"
+module=agent/hbase-rs-it
+cp_file="$module/$subdir/regionserver.classpath"
+if [ "${SKIP_BUILD:-}" != 1 ]; then
+  mvn -B -ntp -q -Dbuild.subdir="$subdir" -pl "$module" -am package -DskipTests \
+    -Dmdep.outputFile="$PWD/$cp_file" >&2
+fi
+java="${JAVA:-java}"
+exec "$java" \
+  -Dblockscope.agent.jar="$PWD/agent/$subdir/blockscope-agent.jar" \
+  -Dblockscope.rs.classpath="$(cat "$cp_file")" \
+  -Dblockscope.rs.testclasses="$PWD/$module/$subdir/test-classes" \
+  -cp "$PWD/$module/$subdir/test-classes:$(cat "$cp_file")" \
+  io.blockscope.hbasers.RegionServerMain "${@:-serve}"

@@ -1,0 +1,257 @@
+package io.blockscope.hbasers;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.blockscope.hbasers.server.CopyingValueFilter;
+import io.blockscope.hbasers.server.LeakingObserver;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One real standalone HBase 2.6 RegionServer started with the agent ({@code -javaagent}), scraped by a
+ * real Prometheus with the shipped recording and alert rules, through three phases in order: healthy
+ * reads, a filter that copies every value, a coprocessor that leaks a scanner. One start-up for all
+ * (about 20 s), several assertions per phase.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class RegionServerAgentTest {
+
+    static final String FILTER_SITE = CopyingValueFilter.class.getName() + ".filterCell:";
+    /** Standalone mode runs the master in the RegionServer's JVM; its procedure store copies a few cells. */
+    static final String MASTER_STORE = "org.apache.hadoop.hbase.procedure2.";
+
+    /** Exactly this: a method the filter inherits has no line of the filter's own. */
+    static final String ROW_KEY_SITE = CopyingValueFilter.class.getName() + ".filterRowKey";
+
+    static final String LEAK_SITE = LeakingObserver.class.getName() + ".preGetOp:";
+
+    @TempDir
+    static Path prometheusDir;
+
+    private RegionServerProcess server;
+    private ServerJmx jmx;
+    private Workload workload;
+    private Prometheus prometheus;
+    private String target;
+    private Instant healthyStart;
+
+    @BeforeAll
+    void start() throws Exception {
+        server = RegionServerProcess.builder()
+                .agent("copy.sample=1,leak.sample=1,leak.age=3s")
+                .start();
+        System.out.printf(
+                "RegionServer with the agent started in %d ms%n",
+                server.startup().toMillis());
+        jmx = ServerJmx.connect(server.pid());
+        target = server.metricsUri().getAuthority();
+        prometheus = Prometheus.start(prometheusDir, target, Prometheus.shippedRules());
+        workload = Workload.create(server, "healthy");
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        for (AutoCloseable c : new AutoCloseable[] {workload, prometheus, jmx, server}) {
+            if (c != null) {
+                c.close();
+            }
+        }
+    }
+
+    @Test
+    @Order(1)
+    void healthyReadsCountExactlyWhatHBaseCountsAndRaiseNoAlert() throws Exception {
+        healthyStart = Instant.now();
+        assertEquals(200, workload.gets(200), "rows found by 200 gets");
+        assertEquals(500, workload.multiGets(5), "rows found by five 100-row multi-gets");
+        assertEquals(Workload.ROWS, workload.scan(), "rows of a full scan");
+        assertEquals(Workload.ROWS, workload.scan(), "rows of a second full scan (from the cache)");
+        assertEquals(1000, workload.prefixScan(), "rows of a prefix-filtered scan");
+
+        Map<String, Long> hbase = ServerState.settled(jmx);
+        Scrape agent = Scrape.of(server.metricsUri());
+        Agreement.cacheCountersMatch(agent, null, hbase, null);
+        Agreement.occupancyMatches(agent, hbase);
+        Agreement.nothingOutstanding(agent);
+        assertAll(
+                () -> assertTrue(
+                        agent.value("blockscope_block_cache_gets_total", "result", "hit", "tier", "l2") > 0,
+                        "the reads hit the BucketCache"),
+                () -> assertEquals(
+                        agent.value("blockscope_block_cache_gets_total", "result", "hit", "tier", "l2"),
+                        agent.value("blockscope_block_cache_returns_total", "tier", "l2"),
+                        "every l2 hit given back"),
+                () -> assertEquals(
+                        0, agent.sum("blockscope_block_leaks_total", l -> true), "no leak on the healthy path"),
+                () -> assertEquals(
+                        List.of(),
+                        agent.matching(
+                                "blockscope_copy_site_calls_total",
+                                l -> !l.get("site").startsWith(MASTER_STORE)),
+                        "no copy on the healthy read path"),
+                () -> assertEquals(1, agent.value("blockscope_agent_probe_enabled", "probe", "block-release")),
+                // 2.3+ gives blocks back by release(), so block-return (2.0-2.2) is not reported as
+                // skipped; nor is decoded-cell-copy while no table uses data block encoding.
+                () -> assertEquals(
+                        List.of(),
+                        agent.matching(
+                                "blockscope_agent_probe_enabled",
+                                l -> l.get("probe").equals("block-return")
+                                        || l.get("probe").equals("decoded-cell-copy")),
+                        "probes whose alternative is enabled"),
+                () -> assertEquals(
+                        1,
+                        agent.value("blockscope_read_path_mode", "mode", "zero-copy"),
+                        "an offheap BucketCache is a zero-copy read path"),
+                () -> assertEquals(
+                        1,
+                        agent.matching("blockscope_read_path_mode", l -> true).size(),
+                        "one mode"),
+                () -> assertEquals(1, agent.value("blockscope_agent_probe_enabled", "probe", "cell-copy")));
+
+        // Prometheus has scraped the healthy server for a while and evaluated every rule on it.
+        awaitSeries("blockscope_block_cache_gets_total{result=\"hit\",tier=\"l2\"} > 0");
+        RegionServerProcess.sleep(5000);
+        List<String> active = new ArrayList<>();
+        for (JsonNode alert : prometheus.alerts()) {
+            active.add(alert.path("labels").path("alertname").asText() + alert.path("labels") + " "
+                    + alert.path("state").asText());
+        }
+        assertEquals(List.of(), active, "alerts pending or firing on a healthy RegionServer");
+    }
+
+    @Test
+    @Order(2)
+    void aCopyingFilterIsTheCopySiteWithItsOwnByteCountAndTheHotCopyAlertNamesIt() throws Exception {
+        assertEquals(Workload.ROWS, workload.copyingScan(), "rows through the copying filter");
+        Scrape agent = Scrape.of(server.metricsUri());
+        long copies = jmx.ledger("CopiedValues");
+        long bytes = jmx.ledger("CopiedValueBytes");
+        // Nearly all: a cell of a block still in the BucketCache's RAM queue may be a heap cell.
+        assertTrue(copies > Workload.ROWS * 9L / 10 && copies <= Workload.ROWS, "values the filter copied: " + copies);
+        assertEquals(copies * Workload.VALUE_BYTES, bytes, "their bytes, by the filter's own count");
+        assertAll(
+                () -> assertEquals(
+                        bytes, siteSum(agent, "blockscope_copy_site_bytes_total", FILTER_SITE), "site bytes"),
+                () -> assertEquals(
+                        copies, siteSum(agent, "blockscope_copy_site_calls_total", FILTER_SITE), "site calls"),
+                () -> assertEquals(
+                        bytes,
+                        (long) agent.value("blockscope_copy_to_heap_bytes_total", "component", "value"),
+                        "value bytes copied in all"),
+                // FilterBase#filterRowKey(Cell), which the filter inherits, copies each row key of the
+                // same cells: named after the filter, not after FilterBase.
+                () -> assertEquals(
+                        copies,
+                        (long) agent.value("blockscope_copy_site_calls_total", "site", ROW_KEY_SITE),
+                        "row-key copies in the inherited filterRowKey: "
+                                + agent.describe("blockscope_copy_site_calls_total")),
+                () -> assertEquals(
+                        copies * Workload.row(0).length,
+                        (long) agent.value("blockscope_copy_site_bytes_total", "site", ROW_KEY_SITE),
+                        "their bytes"),
+                () -> assertEquals(
+                        0,
+                        siteSum(agent, "blockscope_copy_site_calls_total", "org.apache.hadoop.hbase.filter.FilterBase"),
+                        "no site named after FilterBase"));
+
+        // Copy hard enough for the alert's 4 MiB/s threshold, until the hot-copy expression returns
+        // this RegionServer with the filter as its top site.
+        String expression = prometheus.alertExpression("BlockscopeHotCopyPath");
+        JsonNode hot = null;
+        Instant deadline = Instant.now().plusSeconds(60);
+        while (Instant.now().isBefore(deadline)) {
+            assertEquals(0, workload.copyingLoadScan(), "the load scan sends nothing back");
+            hot = prometheus.query(expression);
+            if (hot.size() > 0) {
+                break;
+            }
+        }
+        assertEquals(1, hot.size(), "the hot-copy expression on a copying RegionServer: " + hot + "\n" + expression);
+        JsonNode labels = hot.get(0).path("metric");
+        assertEquals(target, labels.path("instance").asText(), hot.toString());
+        assertTrue(labels.path("site").asText().startsWith(FILTER_SITE), "top site " + hot);
+
+        // Still exact after thousands more copies.
+        Scrape after = Scrape.of(server.metricsUri());
+        assertEquals(jmx.ledger("CopiedValueBytes"), siteSum(after, "blockscope_copy_site_bytes_total", FILTER_SITE));
+
+        Path capture = Path.of(RegionServerProcess.required("blockscope.capture"));
+        SeriesCapture.write(
+                prometheus,
+                target,
+                healthyStart,
+                Instant.now(),
+                capture,
+                "Series a real HBase " + System.getProperty("blockscope.hbase.version")
+                        + " RegionServer's blockscope agent exported, as Prometheus stored them\n"
+                        + "(RegionServerAgentTest: healthy reads, then a filter copying every value)."
+                        + "\nInstance renamed to " + SeriesCapture.INSTANCE + "; values otherwise unchanged.");
+        assertTrue(Files.readString(capture).contains("blockscope_copy_site_bytes_total"), "capture " + capture);
+    }
+
+    @Test
+    @Order(3)
+    void aCoprocessorThatLeaksAScannerIsNamedAndItsReferenceHeldUntilClosed() throws Exception {
+        workload.leakScanner();
+        assertEquals(1, jmx.ledger("HeldScanners"), "scanners the coprocessor holds");
+        Scrape leaked = awaitScrape(s -> s.sum("blockscope_block_leaks_total", l -> true) > 0);
+        List<Scrape.Sample> leaks = leaked.matching("blockscope_block_leaks_total", l -> true);
+        assertAll(
+                () -> assertEquals(
+                        1,
+                        leaked.sum(
+                                "blockscope_block_leaks_total",
+                                l -> l.get("site").startsWith(LEAK_SITE)
+                                        && l.get("reason").equals("age")),
+                        "one age leak at the coprocessor's method: " + leaks),
+                () -> assertEquals(1, leaked.sum("blockscope_block_leaks_total", l -> true), "leaks " + leaks),
+                () -> assertTrue(
+                        leaked.value("blockscope_block_refs_outstanding", "tier", "l2") > 0,
+                        "outstanding while the scanner is open"));
+
+        workload.closeLeakedScanners();
+        assertEquals(0, jmx.ledger("HeldScanners"), "scanners the coprocessor holds after the fix");
+        Agreement.nothingOutstanding(Scrape.of(server.metricsUri()));
+    }
+
+    private static long siteSum(Scrape scrape, String metric, String sitePrefix) {
+        return (long) scrape.sum(metric, l -> l.getOrDefault("site", "").startsWith(sitePrefix));
+    }
+
+    private Scrape awaitScrape(java.util.function.Predicate<Scrape> condition) {
+        Instant deadline = Instant.now().plusSeconds(20);
+        Scrape scrape = Scrape.of(server.metricsUri());
+        while (!condition.test(scrape) && Instant.now().isBefore(deadline)) {
+            RegionServerProcess.sleep(250);
+            scrape = Scrape.of(server.metricsUri());
+        }
+        return scrape;
+    }
+
+    private void awaitSeries(String expr) {
+        Instant deadline = Instant.now().plusSeconds(30);
+        while (prometheus.query(expr).size() == 0) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("Prometheus has no result for " + expr + " after 30 s");
+            }
+            RegionServerProcess.sleep(500);
+        }
+    }
+}

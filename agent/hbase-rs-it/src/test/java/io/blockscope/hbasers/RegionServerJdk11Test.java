@@ -1,0 +1,33 @@
+package io.blockscope.hbasers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The same RegionServer and reads on JDK 11 (HBase 2.6 supports 8, 11 and 17), with the agent at
+ * start. Runs when {@code BLOCKSCOPE_TEST_JDKS} has an {@code 11=} entry (.ci/jdks.sh sets it).
+ */
+class RegionServerJdk11Test {
+
+    @Test
+    void theAgentCountsExactlyOnARegionServerOnJdk11() throws Exception {
+        Optional<Path> java = TestJdks.java("11");
+        assumeTrue(
+                java.isPresent(),
+                "no JDK 11: set " + TestJdks.VARIABLE + "=11=/path/to/java-runtime (eval \"$(bash .ci/jdks.sh)\")"
+                        + " to run the RegionServer on JDK 11");
+        try (RegionServerProcess server = RegionServerProcess.builder()
+                        .java(java.get())
+                        .agent("copy.sample=1,leak.sample=1")
+                        .start();
+                ServerJmx jmx = ServerJmx.connect(server.pid());
+                Workload workload = Workload.create(server, "jdk11")) {
+            assertEquals("11", jmx.runtimeVersion().split("\\.")[0], "the RegionServer's java.specification.version");
+            ReadScenario.runAndCheck(server, jmx, workload);
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package io.blockscope.hbasers;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** HBase's own counters once the server is quiet (JMX caches them for one metrics period). */
+final class ServerState {
+
+    /** The cache counters compared with the agent's. */
+    static final String[] KEYS = {
+        "l1CacheHitCount", "l1CacheMissCount", "l2CacheHitCount", "l2CacheMissCount",
+        "blockCacheHitCount", "blockCacheMissCount", "l2CacheSize", "l2CacheFreeSize"
+    };
+
+    private ServerState() {}
+
+    /**
+     * HBase's cache counters once two reads 1.5 metrics periods apart agree (the test's client is
+     * idle, so only a refresh can change them); fails after 30 s.
+     */
+    static Map<String, Long> settled(ServerJmx jmx) {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+        Map<String, Long> previous = cacheCounters(jmx);
+        while (Instant.now().isBefore(deadline)) {
+            RegionServerProcess.sleep(1500);
+            Map<String, Long> now = cacheCounters(jmx);
+            if (now.equals(previous)) {
+                return now;
+            }
+            previous = now;
+        }
+        throw new AssertionError("HBase's cache metrics kept changing for 30 s: " + previous);
+    }
+
+    private static Map<String, Long> cacheCounters(ServerJmx jmx) {
+        Map<String, Long> all = jmx.serverMetrics();
+        Map<String, Long> picked = new TreeMap<>();
+        for (String key : KEYS) {
+            Long value = all.get(key);
+            if (value == null) {
+                throw new AssertionError("the RegionServer's " + ServerJmx.SERVER + " has no " + key + ": " + all);
+            }
+            picked.put(key, value);
+        }
+        return picked;
+    }
+}

@@ -1,0 +1,14 @@
+package io.blockscope.hbasers.server;
+
+/** What the test's own server-side code did, as it counted it. */
+public interface ServerLedgerMBean {
+
+    /** Values {@link CopyingValueFilter} copied from offheap cells with {@code getValueArray()}. */
+    long getCopiedValues();
+
+    /** Bytes of those values. */
+    long getCopiedValueBytes();
+
+    /** Region scanners {@link LeakingObserver} opened and holds without closing. */
+    int getHeldScanners();
+}

@@ -1,0 +1,75 @@
+package io.blockscope.server.rpc;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+
+/** One request over a fresh socket, byte for byte as given, from a chosen loopback address. */
+final class RawHttp {
+
+    /** What came back: the status code, 0 for a clean close without a response, -1 for a timeout. */
+    static final class Answer {
+        final int status;
+        final String text;
+
+        Answer(int status, String text) {
+            this.status = status;
+            this.text = text;
+        }
+
+        @Override
+        public String toString() {
+            return status + " " + text.lines().findFirst().orElse("");
+        }
+    }
+
+    private RawHttp() {}
+
+    static Answer send(String fromAddress, int port, byte[] request, int timeoutMs) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.setSoTimeout(timeoutMs);
+            if (fromAddress != null) {
+                socket.bind(new InetSocketAddress(fromAddress, 0));
+            }
+            socket.connect(new InetSocketAddress("127.0.0.1", port), timeoutMs);
+            try {
+                socket.getOutputStream().write(request);
+                socket.getOutputStream().flush();
+                socket.shutdownOutput();
+            } catch (IOException e) {
+                // the server may close before reading everything (e.g. a header too large): read what it said
+            }
+            return read(socket.getInputStream());
+        } catch (SocketTimeoutException e) {
+            return new Answer(-1, "timeout");
+        }
+    }
+
+    static Answer read(InputStream in) throws IOException {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        byte[] chunk = new byte[4096];
+        try {
+            for (int n; (n = in.read(chunk)) > 0 && buffer.size() < 1 << 20; ) {
+                buffer.write(chunk, 0, n);
+            }
+        } catch (java.net.SocketException e) {
+            // reset by the server after its answer: keep what arrived
+        }
+        String text = buffer.toString(StandardCharsets.ISO_8859_1);
+        if (text.isEmpty()) {
+            return new Answer(0, "closed");
+        }
+        if (text.startsWith("HTTP/1.") && text.length() >= 12) {
+            return new Answer(Integer.parseInt(text.substring(9, 12)), text);
+        }
+        return new Answer(1, text);
+    }
+
+    static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.ISO_8859_1);
+    }
+}

@@ -40,6 +40,7 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
     private final String version;
     private final LeakReport leaks;
     private final Accessors accessors = new Accessors();
+    private final DroppedData dropped = new DroppedData();
     private final DistributionDataPoint[] holdByTier;
     private final long[] loggedErrors = new long[Counters.MAX_PROBES];
     private volatile Recorder recorder;
@@ -89,6 +90,7 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
             occupancy(out, r);
         }
         health(out);
+        out.add(dropped.snapshot(r, leaks));
         return new MetricSnapshots(out);
     }
 
@@ -123,7 +125,8 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
             Log.warnOnce(
                     "checkout-table-full",
                     untracked + " hits were counted as plain hits (not checkouts, not in"
-                            + " blockscope_block_refs_outstanding) because the checkout table was full around their slot",
+                            + " blockscope_block_refs_outstanding) because the checkout table was full around their slot;"
+                            + " counted in blockscope_agent_dropped_total{what=\"checkout_untracked\"}",
                     null);
         }
 
@@ -181,6 +184,7 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
                 continue;
             }
             Occupancy o = Occupancy.read(probe.occupancy(), caches, accessors, probe.name());
+            dropped.occupancyValuesLeftOut(o.failures);
             if (!o.sizeClasses.isEmpty()) {
                 GaugeSnapshot.Builder slots = GaugeSnapshot.builder()
                         .name("blockscope_bucket_slots")

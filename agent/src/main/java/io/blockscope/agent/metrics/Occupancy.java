@@ -32,14 +32,17 @@ final class Occupancy {
     Long allocationFailures;
     final Set<String> readPathModes = new TreeSet<>();
     final Map<Long, SizeClass> sizeClasses = new TreeMap<>();
+    /** Values left out of this read because their accessor threw (blockscope_agent_dropped_total). */
+    int failures;
 
     static Occupancy read(OccupancySpec spec, List<Object> caches, Accessors accessors, String probe) {
         Occupancy out = new Occupancy();
         for (Object cache : caches) {
-            out.capacity = add(out.capacity, spec.capacity(), cache, accessors, probe);
-            out.used = add(out.used, spec.used(), cache, accessors, probe);
-            out.wasted = add(out.wasted, spec.wasted(), cache, accessors, probe);
-            out.allocationFailures = add(out.allocationFailures, spec.allocationFailures(), cache, accessors, probe);
+            out.capacity = out.add(out.capacity, spec.capacity(), cache, accessors, probe);
+            out.used = out.add(out.used, spec.used(), cache, accessors, probe);
+            out.wasted = out.add(out.wasted, spec.wasted(), cache, accessors, probe);
+            out.allocationFailures =
+                    out.add(out.allocationFailures, spec.allocationFailures(), cache, accessors, probe);
             if (spec.readPathMode() != null) {
                 try {
                     Object mode = accessors.evaluate(spec.readPathMode(), cache);
@@ -54,7 +57,7 @@ final class Occupancy {
                                 null);
                     }
                 } catch (ReflectiveOperationException | RuntimeException e) {
-                    failed(probe, spec.readPathMode(), e);
+                    out.failed(probe, spec.readPathMode(), e);
                 }
             }
             if (spec.sizeClasses() != null) {
@@ -68,7 +71,7 @@ final class Occupancy {
                         sizeClass.freeBytes += optional(spec.freeBytes(), element, accessors);
                     }
                 } catch (ReflectiveOperationException | RuntimeException e) {
-                    failed(probe, spec.sizeClasses(), e);
+                    out.failed(probe, spec.sizeClasses(), e);
                 }
             }
         }
@@ -80,7 +83,7 @@ final class Occupancy {
         return ref == null ? 0 : accessors.number(ref, element);
     }
 
-    private static Long add(Long sum, ValueRef ref, Object cache, Accessors accessors, String probe) {
+    private Long add(Long sum, ValueRef ref, Object cache, Accessors accessors, String probe) {
         if (ref == null) {
             return sum;
         }
@@ -107,7 +110,8 @@ final class Occupancy {
         throw new IllegalStateException("sizeClasses is neither an array nor an Iterable: " + value);
     }
 
-    private static void failed(String probe, ValueRef ref, Throwable e) {
+    private void failed(String probe, ValueRef ref, Throwable e) {
+        failures++;
         Throwable cause =
                 e instanceof java.lang.reflect.InvocationTargetException && e.getCause() != null ? e.getCause() : e;
         Log.warnOnce(

@@ -1,13 +1,14 @@
 package io.blockscope.agent.profile;
 
-import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.jr.ob.JSON;
 import io.blockscope.agent.bootstrap.Counters;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,12 +22,18 @@ import java.util.stream.Collectors;
  * Reads a profile from JSON (comments allowed). Strict on purpose: an unknown field or a value of
  * the wrong shape is an error naming the probe, the field and what is accepted, because a typo in
  * a profile otherwise shows up only as a probe that silently never fires.
+ *
+ * <p>jackson-jr reads the text into plain maps, lists and strings: a profile is a small tree, and
+ * jackson-databind (1.7 MB in the agent jar) did nothing more for it.
  */
 public final class ProfileParser {
 
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(JsonParser.Feature.ALLOW_COMMENTS)
-            .enable(JsonParser.Feature.ALLOW_TRAILING_COMMA);
+    /** Comments and trailing commas, as profiles have always allowed; a key given twice is an error. */
+    private static final JSON READER = JSON.builder(JsonFactory.builder()
+                    .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS)
+                    .enable(JsonReadFeature.ALLOW_TRAILING_COMMA)
+                    .build())
+            .build();
 
     private static final Set<String> PROFILE_FIELDS = Set.of("name", "description", "detect", "siteSkip", "probes");
     private static final Set<String> PROBE_FIELDS = Set.of(
@@ -54,30 +61,34 @@ public final class ProfileParser {
 
     /** Parses a profile; {@code source} names it in error messages (a file path or a built-in name). */
     public static Profile parse(String json, String source) {
-        JsonNode root;
+        Object tree;
         try {
-            root = JSON.readTree(json);
+            tree = READER.anyFrom(json);
         } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
             throw new IllegalArgumentException("profile " + source + " is not valid JSON: " + e.getOriginalMessage()
-                    + " at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr());
+                    + (at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr()));
+        } catch (IOException e) {
+            // reading a String does no I/O; kept apart so a real cause is not reported as bad JSON
+            throw new IllegalStateException("profile " + source + " could not be read", e);
         }
-        if (root == null || !root.isObject()) {
+        if (!(tree instanceof Map)) {
             throw new IllegalArgumentException("profile " + source + " must be a JSON object");
         }
+        Map<?, ?> root = (Map<?, ?>) tree;
         String where = "profile " + source;
         checkFields(root, PROFILE_FIELDS, where);
         String name = label(text(root, "name", where, true), where + ": name");
         String description = text(root, "description", where, false);
         List<String> detect = strings(root, "detect", where);
         List<String> siteSkip = strings(root, "siteSkip", where);
-        JsonNode probesNode = root.get("probes");
-        if (probesNode == null || !probesNode.isArray() || probesNode.isEmpty()) {
+        Object probesNode = root.get("probes");
+        if (!(probesNode instanceof List) || ((List<?>) probesNode).isEmpty()) {
             throw new IllegalArgumentException(where + ": probes must be a non-empty array");
         }
         List<ProbeSpec> probes = new ArrayList<>();
         Set<String> names = new HashSet<>();
-        for (JsonNode node : probesNode) {
+        for (Object node : (List<?>) probesNode) {
             ProbeSpec probe = probe(node, where);
             if (!names.add(probe.name())) {
                 throw new IllegalArgumentException(where + ": probe name '" + probe.name() + "' is used twice");
@@ -104,10 +115,11 @@ public final class ProfileParser {
         return profile;
     }
 
-    private static ProbeSpec probe(JsonNode node, String profileWhere) {
-        if (!node.isObject()) {
+    private static ProbeSpec probe(Object element, String profileWhere) {
+        if (!(element instanceof Map)) {
             throw new IllegalArgumentException(profileWhere + ": every probe must be a JSON object");
         }
+        Map<?, ?> node = (Map<?, ?>) element;
         String name = text(node, "name", profileWhere + ": a probe", true);
         String where = profileWhere + ": probe '" + name + "'";
         label(name, where + ": name");
@@ -229,25 +241,26 @@ public final class ProfileParser {
         }
     }
 
-    private static OccupancySpec occupancy(JsonNode node, String where) {
+    private static OccupancySpec occupancy(Object value, String where) {
         String here = where + ": occupancy";
-        if (node == null || !node.isObject()) {
+        if (!(value instanceof Map)) {
             throw new IllegalArgumentException(here + " must be an object with " + String.join(", ", OCCUPANCY_FIELDS));
         }
+        Map<?, ?> node = (Map<?, ?>) value;
         checkFields(node, OCCUPANCY_FIELDS, here);
-        JsonNode sizeClass = node.get("sizeClass");
-        if (sizeClass != null) {
-            if (!sizeClass.isObject()) {
-                throw new IllegalArgumentException(
-                        here + ": sizeClass must be an object with " + String.join(", ", SIZE_CLASS_FIELDS));
-            }
-            checkFields(sizeClass, SIZE_CLASS_FIELDS, here + ".sizeClass");
+        Object sizeClass = node.get("sizeClass");
+        if (sizeClass != null && !(sizeClass instanceof Map)) {
+            throw new IllegalArgumentException(
+                    here + ": sizeClass must be an object with " + String.join(", ", SIZE_CLASS_FIELDS));
         }
-        if (node.has("sizeClasses") != (sizeClass != null)) {
+        if (sizeClass != null) {
+            checkFields((Map<?, ?>) sizeClass, SIZE_CLASS_FIELDS, here + ".sizeClass");
+        }
+        if (node.containsKey("sizeClasses") != (sizeClass != null)) {
             throw new IllegalArgumentException(
                     here + ": sizeClasses and sizeClass go together (the list, and how to read one element)");
         }
-        JsonNode classes = sizeClass == null ? JSON.createObjectNode() : sizeClass;
+        Map<?, ?> classes = sizeClass == null ? Map.of() : (Map<?, ?>) sizeClass;
         return new OccupancySpec(
                 value(node, "capacity", here),
                 value(node, "used", here),
@@ -264,42 +277,42 @@ public final class ProfileParser {
     }
 
     /** readPathMode: a value whose string form is the label, or {"value": ..., "labels": {label: regex}}. */
-    private static ValueRef readPathMode(JsonNode node, String where) {
+    private static ValueRef readPathMode(Object value, String where) {
         String here = where + ": readPathMode";
-        if (node == null || node.isNull()) {
+        if (value == null) {
             return null;
         }
-        if (node.isTextual()) {
-            return parsed(node.asText(), ValueRef::parse, here);
+        if (value instanceof String) {
+            return parsed((String) value, ValueRef::parse, here);
         }
-        if (!node.isObject()) {
+        if (!(value instanceof Map)) {
             throw new IllegalArgumentException(here + " must be a value (e.g. this.mode().label()) or an object"
                     + " {\"value\": ..., \"labels\": {\"zero-copy\": \"regex\", ...}}");
         }
+        Map<?, ?> node = (Map<?, ?>) value;
         checkFields(node, READ_PATH_MODE_FIELDS, here);
         String text = text(node, "value", here, true);
         return parsed(text, ValueRef::parse, here + ": value");
     }
 
-    private static Map<String, Pattern> readPathModeLabels(JsonNode node, String where) {
+    private static Map<String, Pattern> readPathModeLabels(Object value, String where) {
         Map<String, Pattern> labels = new LinkedHashMap<>();
-        if (node == null || !node.isObject()) {
+        if (!(value instanceof Map)) {
             return labels;
         }
         String here = where + ": readPathMode.labels";
-        JsonNode labelsNode = node.get("labels");
-        if (labelsNode == null || !labelsNode.isObject() || labelsNode.isEmpty()) {
+        Object labelsNode = ((Map<?, ?>) value).get("labels");
+        if (!(labelsNode instanceof Map) || ((Map<?, ?>) labelsNode).isEmpty()) {
             throw new IllegalArgumentException(
                     here + " must be a non-empty object of label: regular expression (first found wins)");
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = labelsNode.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> entry = it.next();
-            String label = label(entry.getKey(), here);
-            if (!entry.getValue().isTextual()) {
+        for (Map.Entry<?, ?> entry : ((Map<?, ?>) labelsNode).entrySet()) {
+            String label = label(String.valueOf(entry.getKey()), here);
+            if (!(entry.getValue() instanceof String)) {
                 throw new IllegalArgumentException(here + ": " + label + " must be a regular expression string");
             }
             try {
-                labels.put(label, Pattern.compile(entry.getValue().asText()));
+                labels.put(label, Pattern.compile((String) entry.getValue()));
             } catch (PatternSyntaxException e) {
                 throw new IllegalArgumentException(
                         here + ": " + label + " is not a regular expression: " + e.getDescription());
@@ -308,34 +321,34 @@ public final class ProfileParser {
         return labels;
     }
 
-    private static ValueRef value(JsonNode node, String field, String where) {
+    private static ValueRef value(Map<?, ?> node, String field, String where) {
         String text = text(node, field, where, false);
         return text == null ? null : parsed(text, ValueRef::parse, where + ": " + field);
     }
 
     /** A field that is either one value for all, or values by name; fills {@code byName}, returns the one. */
-    private static <T> T byName(JsonNode node, String where, Function<String, T> parse, Map<String, T> byName) {
-        if (node == null || node.isNull()) {
+    private static <T> T byName(Object node, String where, Function<String, T> parse, Map<String, T> byName) {
+        if (node == null) {
             return null;
         }
-        if (node.isTextual()) {
-            return parsed(node.asText(), parse, where);
+        if (node instanceof String) {
+            return parsed((String) node, parse, where);
         }
-        if (!node.isObject()) {
+        if (!(node instanceof Map)) {
             throw new IllegalArgumentException(where + " must be a label or an object of labels by name");
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> entry = it.next();
-            if (!entry.getValue().isTextual()) {
-                throw new IllegalArgumentException(where + ": the value for '" + entry.getKey() + "' must be a label");
+        for (Map.Entry<?, ?> entry : ((Map<?, ?>) node).entrySet()) {
+            String key = String.valueOf(entry.getKey());
+            if (!(entry.getValue() instanceof String)) {
+                throw new IllegalArgumentException(where + ": the value for '" + key + "' must be a label");
             }
-            byName.put(entry.getKey(), parsed(entry.getValue().asText(), parse, where + " of " + entry.getKey()));
+            byName.put(key, parsed((String) entry.getValue(), parse, where + " of " + key));
         }
         return null;
     }
 
-    private static void forbid(JsonNode node, boolean forbidden, String field, String where, ProbeKind kind) {
-        if (forbidden && node.has(field)) {
+    private static void forbid(Map<?, ?> node, boolean forbidden, String field, String where, ProbeKind kind) {
+        if (forbidden && node.containsKey(field)) {
             throw new IllegalArgumentException(
                     where + ": field '" + field + "' does not apply to a " + kind.label() + " probe");
         }
@@ -356,9 +369,9 @@ public final class ProfileParser {
         return text;
     }
 
-    private static void checkFields(JsonNode node, Set<String> accepted, String where) {
-        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-            String field = it.next();
+    private static void checkFields(Map<?, ?> node, Set<String> accepted, String where) {
+        for (Object key : node.keySet()) {
+            String field = String.valueOf(key);
             if (!accepted.contains(field)) {
                 throw new IllegalArgumentException(where + ": unknown field '" + field + "'; accepted: "
                         + String.join(", ", accepted.stream().sorted().collect(Collectors.toList())));
@@ -366,34 +379,34 @@ public final class ProfileParser {
         }
     }
 
-    private static String text(JsonNode node, String field, String where, boolean required) {
-        JsonNode value = node.get(field);
-        if (value == null || value.isNull()) {
+    private static String text(Map<?, ?> node, String field, String where, boolean required) {
+        Object value = node.get(field);
+        if (value == null) {
             if (required) {
                 throw new IllegalArgumentException(where + ": field '" + field + "' is required");
             }
             return null;
         }
-        if (!value.isTextual()) {
+        if (!(value instanceof String)) {
             throw new IllegalArgumentException(where + ": field '" + field + "' must be a string");
         }
-        return value.asText();
+        return (String) value;
     }
 
-    private static List<String> strings(JsonNode node, String field, String where) {
-        JsonNode value = node.get(field);
+    private static List<String> strings(Map<?, ?> node, String field, String where) {
+        Object value = node.get(field);
         List<String> out = new ArrayList<>();
-        if (value == null || value.isNull()) {
+        if (value == null) {
             return out;
         }
-        if (!value.isArray()) {
+        if (!(value instanceof List)) {
             throw new IllegalArgumentException(where + ": field '" + field + "' must be an array of strings");
         }
-        for (JsonNode element : value) {
-            if (!element.isTextual()) {
+        for (Object element : (List<?>) value) {
+            if (!(element instanceof String)) {
                 throw new IllegalArgumentException(where + ": field '" + field + "' must be an array of strings");
             }
-            out.add(element.asText());
+            out.add((String) element);
         }
         return out;
     }

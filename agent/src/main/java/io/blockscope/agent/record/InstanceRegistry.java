@@ -15,6 +15,8 @@ public final class InstanceRegistry {
     static final int MAX_PER_PROBE = 64;
 
     private final List<List<WeakReference<Object>>> byProbe = new ArrayList<>();
+    /** Captures not remembered because their probe already had {@link #MAX_PER_PROBE}; under the lock. */
+    private long ignored;
 
     public InstanceRegistry(int probes) {
         for (int i = 0; i < probes; i++) {
@@ -35,7 +37,14 @@ public final class InstanceRegistry {
         }
         if (refs.size() < MAX_PER_PROBE) {
             refs.add(new WeakReference<>(instance));
+        } else {
+            ignored++;
         }
+    }
+
+    /** Captures left out because their probe had {@link #MAX_PER_PROBE} live instances already. */
+    public synchronized long ignored() {
+        return ignored;
     }
 
     /** The live instances of {@code probe}, oldest first. */

@@ -118,6 +118,11 @@ public final class Recorder extends Sink {
         tracker.expire(System.nanoTime(), leakAgeNanos);
     }
 
+    /** Sampled checkouts not watched for leaks because the tracker's table was full. */
+    public long untrackedCheckouts() {
+        return tracker.dropped();
+    }
+
     public SiteTable copySites() {
         return copySites;
     }

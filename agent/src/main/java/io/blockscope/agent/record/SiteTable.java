@@ -32,6 +32,8 @@ public final class SiteTable {
     private final Map<String, Entry> exported = new LinkedHashMap<>();
     private final Map<String, long[]> candidates = new HashMap<>();
     private final long[] other;
+    /** Sites that lost their label to a hotter candidate (their counts moved into other). */
+    private long retired;
 
     public SiteTable(int capacity, int columns) {
         if (capacity < 1 || columns < 1) {
@@ -119,6 +121,7 @@ public final class SiteTable {
         }
         if (coldest != null && seen > coldestSeen) {
             addTo(other, exported.remove(coldest).values);
+            retired++;
             candidates.remove(site);
             Entry promoted = new Entry(columns);
             promoted.seen = seen;
@@ -142,6 +145,11 @@ public final class SiteTable {
             }
         }
         candidates.remove(least);
+    }
+
+    /** How many sites lost their own label to a hotter one so far. */
+    public synchronized long retired() {
+        return retired;
     }
 
     /** The exported sites, then {@code other} (present once anything went there). */

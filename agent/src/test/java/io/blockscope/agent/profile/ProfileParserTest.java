@@ -252,6 +252,34 @@ class ProfileParserTest {
         assertEquals(List.of(), MethodSpec.parse("m()").parameters());
     }
 
+    @Test
+    void commentsAndTrailingCommasAreAllowedAndBrokenJsonSaysWhere() {
+        Profile profile = ProfileParser.parse(
+                "// a line comment\n{\"name\": \"x\", /* a block comment */\n"
+                        + "\"detect\": [\"a.B\",],\n\"probes\": [" + probeBody("block-get") + ",],}",
+                "t");
+        assertEquals(List.of("a.B"), profile.detect());
+        assertEquals(
+                List.of("p"), profile.probes().stream().map(ProbeSpec::name).toList());
+        // a key given twice is a mistake (which one was meant?), not silently the last one
+        assertError(
+                "{\"name\": \"x\", \"description\": \"a\", \"description\": \"b\", \"probes\": ["
+                        + probeBody("block-get") + "]}",
+                "profile t is not valid JSON: Duplicate key (key 'description') at line 1, column ");
+        assertError("{\"name\": \"x\",\n  \"probes\": [}", "profile t is not valid JSON: ");
+        String message = assertThrows(
+                        IllegalArgumentException.class,
+                        () -> ProfileParser.parse("{\"name\": \"x\",\n  \"probes\": [}", "t"))
+                .getMessage();
+        assertTrue(message.endsWith("at line 2, column 14"), message);
+        assertError("", "profile t is not valid JSON: No content");
+        assertError("\"x\"", "profile t must be a JSON object");
+        assertError(probe("\"kind\": 3"), "profile t: probe 'p': field 'kind' must be a string");
+        assertError(
+                "{\"name\": \"x\", \"probes\": [" + probeBody("block-get").replace("\"l1\"", "{\"a.B\": 1}") + "]}",
+                "profile t: probe 'p': tier: the value for 'a.B' must be a label");
+    }
+
     private static String probeBody(String kind) {
         return "{\"name\": \"p\", \"kind\": \"" + kind
                 + "\", \"types\": [\"a.B\"], \"methods\": [\"get\"], \"tier\": \"l1\"}";

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blockscope.exporter.testing.TestJdks;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

@@ -3,6 +3,7 @@ package io.blockscope.hbaseit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blockscope.exporter.testing.TestJdks;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.regex.Pattern;

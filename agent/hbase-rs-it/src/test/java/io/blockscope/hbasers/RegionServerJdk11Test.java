@@ -1,10 +1,9 @@
 package io.blockscope.hbasers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.blockscope.exporter.testing.TestJdks;
 import java.nio.file.Path;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,13 +14,9 @@ class RegionServerJdk11Test {
 
     @Test
     void theAgentCountsExactlyOnARegionServerOnJdk11() throws Exception {
-        Optional<Path> java = TestJdks.java("11");
-        assumeTrue(
-                java.isPresent(),
-                "no JDK 11: set " + TestJdks.VARIABLE + "=11=/path/to/java-runtime (eval \"$(bash .ci/jdks.sh)\")"
-                        + " to run the RegionServer on JDK 11");
+        Path java = TestJdks.require(11); // skips, saying how to provide JDK 11, when it is not named
         try (RegionServerProcess server = RegionServerProcess.builder()
-                        .java(java.get())
+                        .java(java)
                         .agent("copy.sample=1,leak.sample=1")
                         .start();
                 ServerJmx jmx = ServerJmx.connect(server.pid());

@@ -1,5 +1,6 @@
 package io.blockscope.agent.it;
 
+import io.blockscope.exporter.testing.TestJdks;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blockscope.exporter.testing.MalformedRequests;
+import io.blockscope.exporter.testing.RawHttp;
 import io.blockscope.server.load.TableSpec;
 import io.blockscope.server.region.TestTable;
 import java.nio.ByteBuffer;

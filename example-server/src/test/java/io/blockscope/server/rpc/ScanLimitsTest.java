@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.blockscope.exporter.testing.RawHttp;
 import io.blockscope.server.filter.EvenRowsFilter;
 import io.blockscope.server.load.TableLoader;
 import io.blockscope.server.load.TableSpec;

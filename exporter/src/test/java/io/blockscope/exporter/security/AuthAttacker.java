@@ -1,5 +1,6 @@
 package io.blockscope.exporter.security;
 
+import io.blockscope.exporter.testing.RawHttp;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.exporter.ExporterConfig;
 import io.blockscope.exporter.auth.PasswordHash;
+import io.blockscope.exporter.testing.RawHttp;
 import io.blockscope.exporter.testing.TestCertificates;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

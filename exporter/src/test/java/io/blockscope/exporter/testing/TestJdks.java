@@ -13,8 +13,7 @@ import org.junit.jupiter.api.Assumptions;
  * Java home with {@code bin/java}), which {@code .ci/jdks.sh} prints and {@code .ci/test} exports.
  * A test that needs a JDK the variable does not name is skipped, saying which and how to get it.
  *
- * <p>Each test module has a copy of this small class (exporter, agent, agent/hbase-it): they share
- * no test code, and the format is the contract, parsed the same way in each.
+ * <p>Shared with the other modules' tests through the exporter's test jar.
  */
 public final class TestJdks {
 

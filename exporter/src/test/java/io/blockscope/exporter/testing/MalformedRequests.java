@@ -1,4 +1,4 @@
-package io.blockscope.exporter.security;
+package io.blockscope.exporter.testing;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +10,7 @@ import java.util.Random;
  * targets and percent-encoding, contradictory or oversized headers, bad chunking, stray bytes,
  * truncation. The same seed gives the same requests, so a failure can be replayed.
  */
-final class MalformedRequests {
+public final class MalformedRequests {
 
     private static final String[] METHODS = {
         "GET",
@@ -97,12 +97,12 @@ final class MalformedRequests {
     private final Random random;
     private final List<String> paths;
 
-    MalformedRequests(long seed, List<String> paths) {
+    public MalformedRequests(long seed, List<String> paths) {
         this.random = new Random(seed);
         this.paths = paths;
     }
 
-    byte[] next() {
+    public byte[] next() {
         String eol = random.nextInt(8) == 0 ? "\n" : "\r\n";
         StringBuilder head = new StringBuilder();
         String method = pick(METHODS);

@@ -1,4 +1,4 @@
-package io.blockscope.server.rpc;
+package io.blockscope.exporter.testing;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -9,14 +9,14 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 
 /** One request over a fresh socket, byte for byte as given, from a chosen loopback address. */
-final class RawHttp {
+public final class RawHttp {
 
     /** What came back: the status code, 0 for a clean close without a response, -1 for a timeout. */
-    static final class Answer {
-        final int status;
-        final String text;
+    public static final class Answer {
+        public final int status;
+        public final String text;
 
-        Answer(int status, String text) {
+        public Answer(int status, String text) {
             this.status = status;
             this.text = text;
         }
@@ -29,7 +29,7 @@ final class RawHttp {
 
     private RawHttp() {}
 
-    static Answer send(String fromAddress, int port, byte[] request, int timeoutMs) throws IOException {
+    public static Answer send(String fromAddress, int port, byte[] request, int timeoutMs) throws IOException {
         try (Socket socket = new Socket()) {
             socket.setSoTimeout(timeoutMs);
             if (fromAddress != null) {
@@ -49,7 +49,7 @@ final class RawHttp {
         }
     }
 
-    static Answer read(InputStream in) throws IOException {
+    public static Answer read(InputStream in) throws IOException {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         byte[] chunk = new byte[4096];
         try {
@@ -69,7 +69,7 @@ final class RawHttp {
         return new Answer(1, text);
     }
 
-    static byte[] bytes(String s) {
+    public static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.ISO_8859_1);
     }
 }

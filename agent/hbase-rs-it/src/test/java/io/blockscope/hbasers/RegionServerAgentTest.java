@@ -186,7 +186,11 @@ class RegionServerAgentTest {
         assertEquals(1, hot.size(), "the hot-copy expression on a copying RegionServer: " + hot + "\n" + expression);
         JsonNode labels = hot.get(0).path("metric");
         assertEquals(target, labels.path("instance").asText(), hot.toString());
-        assertTrue(labels.path("site").asText().startsWith(FILTER_SITE), "top site " + hot);
+        // the alert names its top site in the `site` annotation, from this query (see dashboards/alerts.yml)
+        JsonNode top = prometheus.query("topk(1, instance_site:blockscope_copy_site_bytes:rate1m{job='"
+                + labels.path("job").asText() + "',instance='" + target + "'})");
+        assertEquals(1, top.size(), "the site annotation's query: " + top);
+        assertTrue(top.get(0).path("metric").path("site").asText().startsWith(FILTER_SITE), "top site " + top);
 
         // Still exact after thousands more copies.
         Scrape after = Scrape.of(server.metricsUri());

@@ -71,6 +71,7 @@ final class ServerJmx implements AutoCloseable {
     Map<String, Long> numbers(String mbean) {
         try {
             ObjectName name = new ObjectName(mbean);
+            awaitRegistered(name);
             MBeanAttributeInfo[] infos = connection.getMBeanInfo(name).getAttributes();
             String[] names = new String[infos.length];
             for (int i = 0; i < infos.length; i++) {
@@ -85,6 +86,22 @@ final class ServerJmx implements AutoCloseable {
             return values;
         } catch (JMException | IOException e) {
             throw new AssertionError("cannot read " + mbean + ": " + e, e);
+        }
+    }
+
+    /**
+     * HBase's metrics system registers its sources a moment after the RegionServer reports for duty:
+     * wait (up to a minute) rather than read too early.
+     */
+    private void awaitRegistered(ObjectName name) throws IOException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (!connection.isRegistered(name) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 

@@ -6,7 +6,6 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.prometheus.metrics.exporter.common.PrometheusHttpExchange;
 import io.prometheus.metrics.exporter.common.PrometheusHttpRequest;
 import io.prometheus.metrics.exporter.common.PrometheusHttpResponse;
 import java.io.ByteArrayOutputStream;
@@ -16,25 +15,19 @@ import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.Deflater;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * Presents one aggregated Netty request to client_java's {@code PrometheusScrapeHandler}, and
  * collects its answer into one response. The twin of the Jetty endpoint's {@code JettyExchange},
  * with the same compression (gzip at {@link Deflater#BEST_SPEED}, done here, not by the handler).
  */
-final class NettyScrapeExchange implements PrometheusHttpExchange {
-
-    private static final int GZIP_BUFFER = 8192;
+final class NettyScrapeExchange extends ScrapeExchange {
 
     private final FullHttpRequest request;
     private final boolean gzip;
     private final HttpHeaders headers = new DefaultHttpHeaders();
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
     private int status = 500;
-    private OutputStream body;
-    private Exception failure;
 
     NettyScrapeExchange(FullHttpRequest request) {
         this.request = request;
@@ -108,46 +101,13 @@ final class NettyScrapeExchange implements PrometheusHttpExchange {
                 headers.set(HttpHeaderNames.VARY, "Accept-Encoding");
                 if (gzip && contentLength != -1) {
                     headers.set(HttpHeaderNames.CONTENT_ENCODING, "gzip");
-                    body = new GZIPOutputStream(buffer, GZIP_BUFFER) {
-                        {
-                            def.setLevel(Deflater.BEST_SPEED);
-                        }
-                    };
+                    body = fastGzip(buffer);
                 } else {
                     body = buffer;
                 }
                 return body;
             }
         };
-    }
-
-    @Override
-    public void handleException(IOException e) {
-        failure = e;
-    }
-
-    @Override
-    public void handleException(RuntimeException e) {
-        failure = e;
-    }
-
-    /** Completes the body (a no-op if the handler already closed it). */
-    @Override
-    public void close() {
-        if (body != null) {
-            try {
-                body.close();
-            } catch (IOException e) {
-                if (failure == null) {
-                    failure = e;
-                }
-            }
-        }
-    }
-
-    /** What went wrong while scraping, or null. */
-    Exception failure() {
-        return failure;
     }
 
     /** The collected answer; for HEAD, its headers and length without the body. */

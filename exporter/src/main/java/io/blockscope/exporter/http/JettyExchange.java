@@ -1,14 +1,12 @@
 package io.blockscope.exporter.http;
 
-import io.prometheus.metrics.exporter.common.PrometheusHttpExchange;
+import io.blockscope.exporter.endpoint.ScrapeExchange;
 import io.prometheus.metrics.exporter.common.PrometheusHttpRequest;
 import io.prometheus.metrics.exporter.common.PrometheusHttpResponse;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Collections;
 import java.util.Enumeration;
-import java.util.zip.Deflater;
-import java.util.zip.GZIPOutputStream;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -22,15 +20,11 @@ import org.eclipse.jetty.server.Response;
  * scrape, and at {@link Deflater#BEST_SPEED} a scrape compresses about three times faster than at
  * the handler's default level, for a response some 15% larger.
  */
-final class JettyExchange implements PrometheusHttpExchange {
-
-    private static final int GZIP_BUFFER = 8192;
+final class JettyExchange extends ScrapeExchange {
 
     private final Request request;
     private final Response response;
     private final boolean gzip;
-    private OutputStream body;
-    private Exception failure;
 
     JettyExchange(Request request, Response response) {
         this.request = request;
@@ -101,45 +95,12 @@ final class JettyExchange implements PrometheusHttpExchange {
                 body = Response.asBufferedOutputStream(request, response);
                 if (gzip && contentLength != -1) {
                     response.getHeaders().put(HttpHeader.CONTENT_ENCODING, "gzip");
-                    body = new GZIPOutputStream(body, GZIP_BUFFER) {
-                        {
-                            def.setLevel(Deflater.BEST_SPEED);
-                        }
-                    };
+                    body = fastGzip(body);
                 } else if (contentLength > 0) {
                     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, contentLength);
                 }
                 return body;
             }
         };
-    }
-
-    @Override
-    public void handleException(IOException e) {
-        failure = e;
-    }
-
-    @Override
-    public void handleException(RuntimeException e) {
-        failure = e;
-    }
-
-    /** Completes the response body (a no-op if the handler already closed it). */
-    @Override
-    public void close() {
-        if (body != null) {
-            try {
-                body.close();
-            } catch (IOException e) {
-                if (failure == null) {
-                    failure = e;
-                }
-            }
-        }
-    }
-
-    /** What went wrong while scraping or writing, or null. */
-    Exception failure() {
-        return failure;
     }
 }

@@ -5,10 +5,13 @@ import io.blockscope.hbasers.server.ServerLedger;
 import java.io.IOException;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import javax.management.Attribute;
+import javax.management.InstanceNotFoundException;
 import javax.management.JMException;
 import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanServerConnection;
+import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
@@ -68,39 +71,59 @@ final class ServerJmx implements AutoCloseable {
         }
     }
 
+    /**
+     * Every numeric attribute of {@code mbean}. HBase's {@code JmxCacheBuster} stops and restarts the
+     * metrics system a few seconds after a region opens or closes, which takes every metrics MBean
+     * away for a moment: a read that falls in that gap is tried again (for up to a minute).
+     */
     Map<String, Long> numbers(String mbean) {
+        ObjectName name;
         try {
-            ObjectName name = new ObjectName(mbean);
-            awaitRegistered(name);
-            MBeanAttributeInfo[] infos = connection.getMBeanInfo(name).getAttributes();
-            String[] names = new String[infos.length];
-            for (int i = 0; i < infos.length; i++) {
-                names[i] = infos[i].getName();
-            }
-            Map<String, Long> values = new TreeMap<>();
-            for (Attribute attribute : connection.getAttributes(name, names).asList()) {
-                if (attribute.getValue() instanceof Number) {
-                    values.put(attribute.getName(), ((Number) attribute.getValue()).longValue());
+            name = new ObjectName(mbean);
+        } catch (MalformedObjectNameException e) {
+            throw new IllegalArgumentException(mbean, e);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            try {
+                awaitRegistered(name, deadline);
+                return read(name);
+            } catch (InstanceNotFoundException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("cannot read " + mbean + " (not registered for 60 s): " + e, e);
                 }
+            } catch (JMException | IOException e) {
+                throw new AssertionError("cannot read " + mbean + ": " + e, e);
             }
-            return values;
-        } catch (JMException | IOException e) {
-            throw new AssertionError("cannot read " + mbean + ": " + e, e);
         }
     }
 
+    private Map<String, Long> read(ObjectName name) throws JMException, IOException {
+        MBeanAttributeInfo[] infos = connection.getMBeanInfo(name).getAttributes();
+        String[] names = new String[infos.length];
+        for (int i = 0; i < infos.length; i++) {
+            names[i] = infos[i].getName();
+        }
+        Map<String, Long> values = new TreeMap<>();
+        for (Attribute attribute : connection.getAttributes(name, names).asList()) {
+            if (attribute.getValue() instanceof Number) {
+                values.put(attribute.getName(), ((Number) attribute.getValue()).longValue());
+            }
+        }
+        return values;
+    }
+
     /**
-     * HBase's metrics system registers its sources a moment after the RegionServer reports for duty:
-     * wait (up to a minute) rather than read too early.
+     * HBase's metrics system registers its sources a moment after the RegionServer reports for duty
+     * (and again after each restart by the cache buster): wait rather than read too early.
      */
-    private void awaitRegistered(ObjectName name) throws IOException {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    private void awaitRegistered(ObjectName name, long deadline) throws IOException {
         while (!connection.isRegistered(name) && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(200);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return;
+                throw new AssertionError("interrupted while waiting for " + name, e);
             }
         }
     }

@@ -6,7 +6,7 @@
 #   bash agent/hbase-rs-it/run-regionserver.sh [serve] [agent options]   # runs until Ctrl-C
 #   bash agent/hbase-rs-it/run-regionserver.sh startup N [agent options] # start-up cost, N runs each
 #
-# Builds the agent jar and the test classes first (reactor build, no install). JAVA picks the JDK
+# Builds the agent jar and this module's classes first (reactor build, no install). JAVA picks the JDK
 # (default: java on PATH; HBase 2.6 runs on 11 and 17, not on 25).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -21,6 +21,6 @@ java="${JAVA:-java}"
 exec "$java" \
   -Dblockscope.agent.jar="$PWD/agent/$subdir/blockscope-agent.jar" \
   -Dblockscope.rs.classpath="$(cat "$cp_file")" \
-  -Dblockscope.rs.testclasses="$PWD/$module/$subdir/test-classes" \
-  -cp "$PWD/$module/$subdir/test-classes:$(cat "$cp_file")" \
+  -Dblockscope.rs.classes="$PWD/$module/$subdir/classes" \
+  -cp "$PWD/$module/$subdir/classes:$(cat "$cp_file")" \
   io.blockscope.hbasers.RegionServerMain "${@:-serve}"

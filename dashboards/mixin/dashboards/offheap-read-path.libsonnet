@@ -2158,7 +2158,7 @@ function(config)
       id: 46,
       type: "stat",
       title: "Bucket cache waste",
-      description: "Slot bytes not filled by the blocks in them, as a share of used bytes (blockscope_bucket_cache_wasted_bytes / blockscope_bucket_cache_used_bytes). Healthy: under 10-20%; more means the bucket sizes are far from the real block sizes.",
+      description: "Slot bytes not filled by the blocks in them, as a share of used bytes (blockscope_bucket_cache_wasted_bytes / blockscope_bucket_cache_used_bytes). Healthy: under 10-20%; more means the bucket sizes are far from the real block sizes. Example server only: HBase's BucketCache keeps no wasted-bytes figure, so a RegionServer shows no data here.",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",
@@ -2229,7 +2229,7 @@ function(config)
       id: 44,
       type: "timeseries",
       title: "Bucket cache capacity, used and wasted",
-      description: "Bytes the bucket cache manages, bytes held by cached blocks (slot sizes) and slot bytes not filled by blocks (blockscope_bucket_cache_*_bytes). Healthy: used grows to the working set and flattens below capacity; wasted stays a small part of used; used above 98% of capacity for 30 minutes fires BlockscopeBucketCacheNearlyFull.",
+      description: "Bytes the bucket cache manages, bytes held by cached blocks (slot sizes) and slot bytes not filled by blocks (blockscope_bucket_cache_*_bytes). Healthy: used grows to the working set and flattens below capacity; wasted stays a small part of used; used above 98% of capacity for 30 minutes fires BlockscopeBucketCacheNearlyFull. Example server only: the wasted line (HBase's BucketCache keeps no wasted-bytes figure).",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",
@@ -2325,7 +2325,7 @@ function(config)
       id: 45,
       type: "timeseries",
       title: "Bucket cache allocation failures",
-      description: "Blocks per second that could not be cached because no slot was free after eviction (blockscope_bucket_cache_allocation_failures_total). Healthy: 0. Anything else means reads of those blocks go to storage every time (alert BlockscopeBucketCacheAllocationFailures).",
+      description: "Blocks per second that could not be cached because no slot was free after eviction (blockscope_bucket_cache_allocation_failures_total). Healthy: 0. Anything else means reads of those blocks go to storage every time (alert BlockscopeBucketCacheAllocationFailures). Example server only: HBase counts no failed slot allocation (it only logs them), so a RegionServer shows no data here.",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",

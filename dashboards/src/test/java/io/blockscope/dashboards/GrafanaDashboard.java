@@ -10,15 +10,18 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** A Grafana dashboard JSON file, read as a tree, with the queries it runs pulled out. */
-final class GrafanaDashboard {
+/**
+ * A Grafana dashboard JSON file, read as a tree, with the queries it runs pulled out. Public for
+ * agent/hbase-rs-it, which runs the queries against a real RegionServer's scrape.
+ */
+public final class GrafanaDashboard {
 
     /**
      * One PromQL expression the dashboard runs: a panel target, an annotation or a variable's
      * {@code label_values} selector. {@code instant} is true for instant queries (tables, stats).
      */
-    record Query(String dashboard, int panelId, String panelTitle, String refId, String expr, boolean instant) {
-        String where() {
+    public record Query(String dashboard, int panelId, String panelTitle, String refId, String expr, boolean instant) {
+        public String where() {
             return dashboard + " panel " + panelId + " (" + panelTitle + ") " + refId;
         }
     }
@@ -35,7 +38,7 @@ final class GrafanaDashboard {
         this.root = root;
     }
 
-    static GrafanaDashboard read(Path file) {
+    public static GrafanaDashboard read(Path file) {
         try {
             return new GrafanaDashboard(file.getFileName().toString(), JSON.readTree(file.toFile()));
         } catch (IOException e) {
@@ -48,7 +51,7 @@ final class GrafanaDashboard {
     }
 
     /** Both dashboards of a render's {@code grafana/} folder. */
-    static List<GrafanaDashboard> all(Path grafanaDir) {
+    public static List<GrafanaDashboard> all(Path grafanaDir) {
         return List.of(
                 read(grafanaDir.resolve("offheap-read-path.json")), read(grafanaDir.resolve("fleet-overview.json")));
     }
@@ -84,7 +87,7 @@ final class GrafanaDashboard {
                 .toList();
     }
 
-    JsonNode panel(int id) {
+    public JsonNode panel(int id) {
         return panels().stream()
                 .filter(p -> p.path("id").asInt() == id)
                 .findFirst()
@@ -105,7 +108,7 @@ final class GrafanaDashboard {
     }
 
     /** Every PromQL expression in the dashboard: panel targets, annotations, variable selectors. */
-    List<Query> queries() {
+    public List<Query> queries() {
         List<Query> queries = new ArrayList<>();
         for (JsonNode panel : dataPanels()) {
             for (JsonNode target : panel.path("targets")) {

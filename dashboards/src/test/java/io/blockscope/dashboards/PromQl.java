@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * the label matchers of each selector and the range windows it uses. Parsing proper (is it valid
  * PromQL?) is promtool's job; this only has to be right for expressions that promtool accepts.
  */
-final class PromQl {
+public final class PromQl {
 
     /** A vector selector: its metric name and the raw text between its braces (empty when none). */
     record Selector(String metric, String matchers) {}
@@ -119,7 +119,7 @@ final class PromQl {
      *
      * @throws IllegalArgumentException naming a variable that has no value
      */
-    static String resolveGrafanaVariables(String expr, Map<String, String> values) {
+    public static String resolveGrafanaVariables(String expr, Map<String, String> values) {
         Matcher m = GRAFANA_VARIABLE.matcher(expr);
         StringBuilder out = new StringBuilder();
         while (m.find()) {

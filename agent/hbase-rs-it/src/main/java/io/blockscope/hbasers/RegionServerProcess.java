@@ -294,9 +294,13 @@ final class RegionServerProcess implements AutoCloseable {
                             + (agentOptions.isEmpty() ? "" : "," + agentOptions));
                 }
                 command.add("-cp");
+                // This module's classes (the filter, the coprocessor), then its test classes where
+                // given, then HBase's jars.
+                String testClasses = System.getProperty("blockscope.rs.testclasses", "");
                 command.add(conf
                         + File.pathSeparator
-                        + required("blockscope.rs.testclasses")
+                        + required("blockscope.rs.classes")
+                        + (testClasses.isBlank() ? "" : File.pathSeparator + testClasses)
                         + File.pathSeparator
                         + required("blockscope.rs.classpath"));
                 command.add("org.apache.hadoop.hbase.master.HMaster");
@@ -336,9 +340,9 @@ final class RegionServerProcess implements AutoCloseable {
     static String required(String property) {
         String value = System.getProperty(property);
         if (value == null || value.isBlank()) {
-            throw new IllegalStateException(
-                    "system property " + property
-                            + " is not set: run these tests through Maven (mvn -pl agent/hbase-rs-it -am verify), which sets it");
+            throw new IllegalStateException("system property " + property
+                    + " is not set: run through Maven (mvn -pl agent/hbase-rs-it -am verify) or"
+                    + " agent/hbase-rs-it/run-regionserver.sh, which set it");
         }
         return value;
     }

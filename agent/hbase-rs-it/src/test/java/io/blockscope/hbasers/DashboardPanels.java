@@ -1,0 +1,88 @@
+package io.blockscope.hbasers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.blockscope.dashboards.GrafanaDashboard;
+import io.blockscope.dashboards.PromQl;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The shipped dashboards' queries (read from their JSON by the dashboards module's {@link GrafanaDashboard},
+ * as its end-to-end test does on the example server), each run against the RegionServer's Prometheus with
+ * the dashboard variables set to that server. A panel whose description says {@value #MARK} shows (some)
+ * series only the example server exports. The dashboards' annotation (firing alerts) is left out: with
+ * the shipped {@code for}s no alert fires within a test (HBaseDemoTest sees them fire, with short ones).
+ */
+final class DashboardPanels {
+
+    static final String MARK = "Example server only";
+
+    /** What one dashboard query returned. */
+    record Result(GrafanaDashboard.Query query, String expr, boolean data, boolean exampleServerOnly) {
+        String describe() {
+            return query.where() + ": " + expr;
+        }
+    }
+
+    private DashboardPanels() {}
+
+    static List<Result> run(Prometheus prometheus, Map<String, String> server, Instant start, Instant end) {
+        Path grafana = Path.of(RegionServerProcess.required("blockscope.dashboards"), "grafana");
+        Map<String, String> variables = new HashMap<>(server);
+        // Grafana's $__rate_interval is at least four scrape intervals: 4 s at the test's 1 s scrape.
+        variables.put("__rate_interval", "4s");
+        variables.put("__interval", "1s");
+        variables.put("__range", (Duration.between(start, end).toSeconds() + 1) + "s");
+        List<Result> results = new ArrayList<>();
+        for (GrafanaDashboard dashboard : GrafanaDashboard.all(grafana)) {
+            for (GrafanaDashboard.Query query : dashboard.queries()) {
+                if (query.refId().equals("annotation")) {
+                    continue;
+                }
+                String expr = PromQl.resolveGrafanaVariables(query.expr(), variables);
+                JsonNode answer = query.instant()
+                        ? prometheus.query(expr)
+                        : prometheus.queryRange(expr, start, end, Duration.ofSeconds(1));
+                JsonNode panel = query.panelId() == 0 ? null : dashboard.panel(query.panelId());
+                boolean marked =
+                        panel != null && panel.path("description").asText().contains(MARK);
+                results.add(new Result(query, expr, hasNumber(answer), marked));
+            }
+        }
+        return results;
+    }
+
+    /** Titles of the panels marked {@value #MARK}. */
+    static TreeSet<String> exampleServerOnly(List<Result> results) {
+        TreeSet<String> titles = new TreeSet<>();
+        results.stream()
+                .filter(Result::exampleServerOnly)
+                .forEach(r -> titles.add(r.query().panelTitle()));
+        return titles;
+    }
+
+    private static boolean hasNumber(JsonNode result) {
+        for (JsonNode series : result) {
+            if (series.has("value") && number(series.path("value"))) {
+                return true;
+            }
+            for (JsonNode sample : series.path("values")) {
+                if (number(sample)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean number(JsonNode sample) {
+        String v = sample.path(1).asText("NaN");
+        return !v.isEmpty() && !v.equals("NaN");
+    }
+}

@@ -31,6 +31,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   DemoLoad ZK_PORT leak         5 Gets a second that have LeakingObserver keep a region scanner open
  *   DemoLoad ZK_PORT fix          has LeakingObserver close every scanner it keeps, exits
  * </pre>
+ *
+ * <p>Stopped (SIGTERM), a load finishes its current read and closes its scanner before the JVM exits:
+ * a client killed mid-scan leaves its region scanner open on the RegionServer until the scanner lease
+ * expires (60 s), holding a block the agent would rightly report as a leak.
  */
 public final class DemoLoad {
 
@@ -38,6 +42,8 @@ public final class DemoLoad {
     static final byte[] FAMILY = Bytes.toBytes("f");
     static final byte[] QUALIFIER = Bytes.toBytes("q");
     static final int VALUE_BYTES = 1000;
+
+    private static volatile boolean stopping;
 
     private DemoLoad() {}
 
@@ -48,6 +54,15 @@ public final class DemoLoad {
         Configuration conf = HBaseConfiguration.create();
         conf.set("hbase.zookeeper.quorum", "127.0.0.1");
         conf.setInt("hbase.zookeeper.property.clientPort", Integer.parseInt(args[0]));
+        Thread main = Thread.currentThread();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stopping = true;
+            try {
+                main.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
         try (Connection connection = ConnectionFactory.createConnection(conf)) {
             String mode = args[1];
             if (mode.equals("setup")) {
@@ -61,14 +76,16 @@ public final class DemoLoad {
                         healthy(table, rows);
                         break;
                     case "copying":
-                        while (true) {
+                        while (!stopping) {
                             scan(table, new Scan().setCaching(500).setFilter(new CopyingValueFilter(false)));
                         }
+                        break;
                     case "leak":
-                        while (true) {
+                        while (!stopping) {
                             table.get(new Get(row(0)).setAttribute(LeakingObserver.LEAK, new byte[] {1}));
                             Thread.sleep(200);
                         }
+                        break;
                     case "fix":
                         table.get(new Get(row(0)).setAttribute(LeakingObserver.CLOSE, new byte[] {1}));
                         break;
@@ -123,7 +140,7 @@ public final class DemoLoad {
     }
 
     private static void healthy(Table table, int rows) throws IOException {
-        for (long round = 0; ; round++) {
+        for (long round = 0; !stopping; round++) {
             for (int i = 0; i < 100; i++) {
                 table.get(new Get(row((int) ((round * 100 + i) * 7919 % rows))));
             }
@@ -139,7 +156,7 @@ public final class DemoLoad {
 
     private static void scan(Table table, Scan scan) throws IOException {
         try (ResultScanner scanner = table.getScanner(scan)) {
-            for (Result ignored : scanner) {
+            for (Result result = scanner.next(); result != null && !stopping; result = scanner.next()) {
                 // reading is the load
             }
         }

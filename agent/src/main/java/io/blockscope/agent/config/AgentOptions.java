@@ -1,5 +1,6 @@
 package io.blockscope.agent.config;
 
+import io.blockscope.units.Units;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -12,8 +13,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Parses the agent argument ({@code [host:]port[,key=value...]}), an optional properties file
@@ -42,7 +41,6 @@ public final class AgentOptions {
 
     public static final int MAX_SITES = 100;
     public static final int MAX_TRACKED = 1 << 16;
-    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
 
     private AgentOptions() {}
 
@@ -235,23 +233,24 @@ public final class AgentOptions {
 
     private static final String COPY_SAMPLE_MEANING = "N attributes 1 in N copies to a site, 0 turns it off;"
             + " a size such as 1MiB or 256KiB attributes one copy per that many bytes copied, on average";
-    private static final Pattern BYTE_SIZE = Pattern.compile("(\\d{1,9})(B|KiB|MiB|GiB)");
 
-    /** {@code copy.sample} as a byte size ({@code 1MiB}): bytes per sample; 0 when it is a count. */
+    /** {@code copy.sample} as a byte size ({@code 1MiB}): bytes per sample; 0 when it is a count (an integer). */
     private static long copySampleBytes(Map<String, String> options) {
         String text = value(options, COPY_SAMPLE);
-        Matcher m = BYTE_SIZE.matcher(text);
-        if (!m.matches()) {
+        if (text.trim().matches("-?\\d+")) {
             return 0;
         }
-        long n = Long.parseLong(m.group(1));
-        long unit = m.group(2).equals("B")
-                ? 1
-                : m.group(2).equals("KiB") ? 1L << 10 : m.group(2).equals("MiB") ? 1L << 20 : 1L << 30;
-        if (n <= 0) {
+        long bytes;
+        try {
+            bytes = Units.bytes(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("malformed " + COPY_SAMPLE + " '" + text + "': " + COPY_SAMPLE_MEANING
+                    + " (" + e.getMessage() + ")");
+        }
+        if (bytes <= 0) {
             throw new IllegalArgumentException("malformed " + COPY_SAMPLE + " '" + text + "': " + COPY_SAMPLE_MEANING);
         }
-        return n * unit;
+        return bytes;
     }
 
     private static int intValue(Map<String, String> options, String key, int min, int max, String meaning) {
@@ -276,29 +275,16 @@ public final class AgentOptions {
         throw new IllegalArgumentException("malformed " + key + " '" + text + "': expected true or false");
     }
 
+    /** A positive duration; a bare number is seconds. */
     static Duration duration(Map<String, String> options, String key) {
         String text = value(options, key);
-        Matcher m = DURATION.matcher(text);
-        if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            String unit = m.group(2) == null ? "s" : m.group(2);
-            Duration d;
-            switch (unit) {
-                case "ms":
-                    d = Duration.ofMillis(n);
-                    break;
-                case "m":
-                    d = Duration.ofMinutes(n);
-                    break;
-                case "h":
-                    d = Duration.ofHours(n);
-                    break;
-                default:
-                    d = Duration.ofSeconds(n);
-            }
+        try {
+            Duration d = Units.duration(text.trim().matches("\\d+") ? text.trim() + "s" : text);
             if (!d.isZero()) {
                 return d;
             }
+        } catch (IllegalArgumentException e) {
+            // reported below, in the agent's words
         }
         throw new IllegalArgumentException(
                 "malformed " + key + " '" + text + "': expected a positive duration such as 500ms, 30s, 5m or 1h");

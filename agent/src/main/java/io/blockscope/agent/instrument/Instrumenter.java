@@ -20,7 +20,6 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import io.blockscope.agent.bootstrap.Bridge;
 import io.blockscope.agent.profile.Component;
 import io.blockscope.agent.profile.MethodSpec;
-import io.blockscope.agent.profile.ProbeKind;
 import io.blockscope.agent.profile.ProbeSpec;
 import io.blockscope.agent.profile.Profile;
 import io.blockscope.agent.profile.TypeSpec;
@@ -174,8 +173,8 @@ public final class Instrumenter {
                 JavaModule module,
                 java.security.ProtectionDomain domain) {
             int tier = -1;
-            if (probe.tiered()) {
-                String label = probe.tierFor(hierarchy(type));
+            if (probe instanceof ProbeSpec.BlockProbe) {
+                String label = ((ProbeSpec.BlockProbe) probe).tierFor(hierarchy(type));
                 if (label == null) {
                     Log.warnOnce(
                             "probe-tier:" + probe.name() + ":" + type.getName(),
@@ -189,22 +188,11 @@ public final class Instrumenter {
             DynamicType.Builder<?> out = builder;
             for (Map.Entry<Integer, ElementMatcher.Junction<MethodDescription>> entry :
                     byComponent().entrySet()) {
-                Advice.WithCustomMapping mapping = Advice.withCustomMapping()
+                Advice.WithCustomMapping ids = Advice.withCustomMapping()
                         .bind(ProbeId.class, index)
                         .bind(TierId.class, tier)
-                        .bind(ComponentId.class, entry.getKey())
-                        .bind(ProbeValue.class, new ValueMapping(probe.value(), valueType()));
-                mapping = probe.when() == null
-                        ? mapping.bind(ProbeCondition.class, true)
-                        : mapping.bind(ProbeCondition.class, new ValueMapping(probe.when(), boolean.class));
-                mapping = probe.counted() == null
-                        ? mapping.bind(ProbeCounted.class, true)
-                        : mapping.bind(ProbeCounted.class, new ValueMapping(probe.counted(), boolean.class));
-                mapping = probe.checkout() == null
-                        ? mapping.bind(ProbeCheckout.class, probe.checkoutConstant())
-                        : mapping.bind(ProbeCheckout.class, new ValueMapping(probe.checkout(), boolean.class));
-                mapping = mapping.bind(ProbeMatched.class, probe.returnsCheckedOut());
-                Advice advice = mapping.to(adviceClass()).withExceptionHandler(countErrors(index));
+                        .bind(ComponentId.class, entry.getKey());
+                Advice advice = probe.accept(new KindAdvice(ids)).withExceptionHandler(countErrors(index));
                 out = out.visit(advice.on(methods.and(entry.getValue())));
             }
             pending.computeIfAbsent(key(type.getName(), loader), k -> new CopyOnWriteArrayList<>())
@@ -215,36 +203,15 @@ public final class Instrumenter {
         /** Method matchers by component index; one entry (-1, any) for probes without components. */
         private Map<Integer, ElementMatcher.Junction<MethodDescription>> byComponent() {
             Map<Integer, ElementMatcher.Junction<MethodDescription>> out = new LinkedHashMap<>();
-            if (probe.kind() != ProbeKind.COPY) {
+            if (!(probe instanceof ProbeSpec.Copy)) {
                 out.put(-1, any());
                 return out;
             }
             for (MethodSpec method : probe.methods()) {
-                Component component = probe.componentFor(method.name());
+                Component component = ((ProbeSpec.Copy) probe).componentFor(method.name());
                 out.merge(component.ordinal(), named(method.name()), ElementMatcher.Junction::or);
             }
             return out;
-        }
-
-        private Class<?> adviceClass() {
-            switch (probe.kind()) {
-                case BLOCK_GET:
-                    return Advices.BlockGet.class;
-                case BLOCK_RETURN:
-                    return Advices.BlockReturn.class;
-                case COPY:
-                    return Advices.Copy.class;
-                case OCCUPANCY:
-                    return Advices.Occupancy.class;
-                case RECEIVER:
-                    return Advices.Receiver.class;
-                default:
-                    throw new IllegalStateException("no advice for probe kind " + probe.kind());
-            }
-        }
-
-        private Class<?> valueType() {
-            return probe.kind() == ProbeKind.COPY ? long.class : Object.class;
         }
     }
 

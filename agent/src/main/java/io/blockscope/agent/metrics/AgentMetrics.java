@@ -4,7 +4,6 @@ import io.blockscope.agent.bootstrap.Bridge;
 import io.blockscope.agent.bootstrap.Counters;
 import io.blockscope.agent.instrument.ProbeStatus;
 import io.blockscope.agent.profile.Component;
-import io.blockscope.agent.profile.ProbeKind;
 import io.blockscope.agent.profile.ProbeSpec;
 import io.blockscope.agent.profile.Profile;
 import io.blockscope.agent.record.Recorder;
@@ -175,10 +174,10 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
 
     private void occupancy(List<MetricSnapshot> out, Recorder r) {
         for (int p = 0; p < profile.probes().size(); p++) {
-            ProbeSpec probe = profile.probes().get(p);
-            if (probe.kind() != ProbeKind.OCCUPANCY) {
+            if (!(profile.probes().get(p) instanceof ProbeSpec.Occupancy)) {
                 continue;
             }
+            ProbeSpec.Occupancy probe = (ProbeSpec.Occupancy) profile.probes().get(p);
             List<Object> caches = r.instances().live(p);
             if (caches.isEmpty()) {
                 continue;

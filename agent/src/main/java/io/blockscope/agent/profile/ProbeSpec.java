@@ -1,263 +1,268 @@
 package io.blockscope.agent.profile;
 
 import java.util.List;
-import java.util.Map;
 
 /**
- * One probe of a profile: what it counts ({@link ProbeKind}), where (types and methods), and which
- * value at those methods is the block, the byte count or the instance.
- *
- * @param when              a boolean value; when present the probe counts only calls where it is
- *                          true (e.g. {@code this.isSharedMem()}); null counts every call
- * @param counted           block-get only: a boolean value saying whether the lookup counts in
- *                          {@code gets_total} (e.g. the cache's own metrics flag); null counts all.
- *                          A block handed out by an uncounted lookup is still a checkout.
- * @param checkout          block-get only: a boolean value read on hits only, saying whether the hit
- *                          is a checkout the reader gives back (e.g. {@code return.isSharedMem()});
- *                          null means the constant {@code checkoutConstant}
- * @param checkoutConstant  whether every hit is a checkout, when {@code checkout} is null
- * @param returnsCheckedOut block-return only: count a return only when it gives back a block a
- *                          hit checked out, under that hit's tier (profile: "returns": "checked-out")
- * @param tierByType        tier label by class name, looked up along the instrumented class's
- *                          superclasses; {@code tier} applies when none matches
- * @param componentByMethod copy component by method name; {@code component} applies when none matches
+ * One probe of a profile: where it hooks in (types and methods) and, per {@link ProbeKind}, what it
+ * reads there. One final subclass per kind, each with only its kind's fields; the private
+ * constructor closes the set (the agent is Java 11: no sealed types), and {@link Visitor} makes
+ * code that handles every kind fail to compile when a kind is added.
  */
-public final class ProbeSpec {
-    private final String name;
-    private final ProbeKind kind;
-    private final List<TypeSpec> types;
-    private final List<MethodSpec> methods;
-    private final ValueRef value;
-    private final ValueRef when;
-    private final ValueRef counted;
-    private final ValueRef checkout;
-    private final boolean checkoutConstant;
-    private final boolean returnsCheckedOut;
-    private final Map<String, String> tierByType;
-    private final String tier;
-    private final Map<String, Component> componentByMethod;
-    private final Component component;
-    private final OccupancySpec occupancy;
-    private final List<String> alternatives;
+public abstract class ProbeSpec {
+    private final Target target;
 
-    public ProbeSpec(
-            String name,
-            ProbeKind kind,
-            List<TypeSpec> types,
-            List<MethodSpec> methods,
-            ValueRef value,
-            ValueRef when,
-            ValueRef counted,
-            ValueRef checkout,
-            boolean checkoutConstant,
-            boolean returnsCheckedOut,
-            Map<String, String> tierByType,
-            String tier,
-            Map<String, Component> componentByMethod,
-            Component component,
-            OccupancySpec occupancy) {
-        this(
-                name,
-                kind,
-                types,
-                methods,
-                value,
-                when,
-                counted,
-                checkout,
-                checkoutConstant,
-                returnsCheckedOut,
-                tierByType,
-                tier,
-                componentByMethod,
-                component,
-                occupancy,
-                List.of());
+    private ProbeSpec(Target target) {
+        this.target = target;
     }
 
-    /**
-     * @param alternatives probes of the same profile that do this probe's job on other versions of
-     *     the server (e.g. the give-back method of one release line or the other): when one of them
-     *     is enabled, this probe being off is expected, not a gap
-     */
-    public ProbeSpec(
-            String name,
-            ProbeKind kind,
-            List<TypeSpec> types,
-            List<MethodSpec> methods,
-            ValueRef value,
-            ValueRef when,
-            ValueRef counted,
-            ValueRef checkout,
-            boolean checkoutConstant,
-            boolean returnsCheckedOut,
-            Map<String, String> tierByType,
-            String tier,
-            Map<String, Component> componentByMethod,
-            Component component,
-            OccupancySpec occupancy,
-            List<String> alternatives) {
-        this.alternatives = List.copyOf(alternatives);
+    /** Calls the visitor's method for this probe's kind. */
+    public abstract <R> R accept(Visitor<R> visitor);
 
-        types = List.copyOf(types);
-        methods = List.copyOf(methods);
-        tierByType = Map.copyOf(tierByType);
-        componentByMethod = Map.copyOf(componentByMethod);
-        this.name = name;
-        this.kind = kind;
-        this.types = types;
-        this.methods = methods;
-        this.value = value;
-        this.when = when;
-        this.counted = counted;
-        this.checkout = checkout;
-        this.checkoutConstant = checkoutConstant;
-        this.returnsCheckedOut = returnsCheckedOut;
-        this.tierByType = tierByType;
-        this.tier = tier;
-        this.componentByMethod = componentByMethod;
-        this.component = component;
-        this.occupancy = occupancy;
-    }
+    public abstract ProbeKind kind();
 
     public String name() {
-        return name;
-    }
-
-    public ProbeKind kind() {
-        return kind;
+        return target.name;
     }
 
     public List<TypeSpec> types() {
-        return types;
+        return target.types;
     }
 
     public List<MethodSpec> methods() {
-        return methods;
+        return target.methods;
     }
 
-    public ValueRef value() {
-        return value;
-    }
-
-    public ValueRef when() {
-        return when;
-    }
-
-    public ValueRef counted() {
-        return counted;
-    }
-
-    public ValueRef checkout() {
-        return checkout;
-    }
-
-    public boolean checkoutConstant() {
-        return checkoutConstant;
-    }
-
-    public boolean returnsCheckedOut() {
-        return returnsCheckedOut;
-    }
-
-    public Map<String, String> tierByType() {
-        return tierByType;
-    }
-
-    public String tier() {
-        return tier;
-    }
-
-    public Map<String, Component> componentByMethod() {
-        return componentByMethod;
-    }
-
-    public Component component() {
-        return component;
-    }
-
-    public OccupancySpec occupancy() {
-        return occupancy;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        if (o == this) {
-            return true;
-        }
-        if (!(o instanceof ProbeSpec)) {
-            return false;
-        }
-        ProbeSpec that = (ProbeSpec) o;
-        return java.util.Objects.equals(name, that.name)
-                && java.util.Objects.equals(kind, that.kind)
-                && java.util.Objects.equals(types, that.types)
-                && java.util.Objects.equals(methods, that.methods)
-                && java.util.Objects.equals(value, that.value)
-                && java.util.Objects.equals(when, that.when)
-                && java.util.Objects.equals(counted, that.counted)
-                && java.util.Objects.equals(checkout, that.checkout)
-                && checkoutConstant == that.checkoutConstant
-                && returnsCheckedOut == that.returnsCheckedOut
-                && java.util.Objects.equals(tierByType, that.tierByType)
-                && java.util.Objects.equals(tier, that.tier)
-                && java.util.Objects.equals(componentByMethod, that.componentByMethod)
-                && java.util.Objects.equals(component, that.component)
-                && java.util.Objects.equals(occupancy, that.occupancy);
-    }
-
-    @Override
-    public int hashCode() {
-        return java.util.Objects.hash(
-                name,
-                kind,
-                types,
-                methods,
-                value,
-                when,
-                counted,
-                checkout,
-                checkoutConstant,
-                returnsCheckedOut,
-                tierByType,
-                tier,
-                componentByMethod,
-                component,
-                occupancy);
+    /**
+     * Probes of the same profile that do this probe's job on other versions of the server (e.g. the
+     * give-back method of one release line or the other): when one of them is enabled, this probe
+     * being off is expected, not a gap. Empty when none.
+     */
+    public List<String> alternatives() {
+        return target.alternatives;
     }
 
     @Override
     public String toString() {
-        return "ProbeSpec[name=" + name + ", kind=" + kind + ", types=" + types + ", methods=" + methods + ", value="
-                + value + ", when=" + when + ", counted=" + counted + ", checkout=" + checkout + ", checkoutConstant="
-                + checkoutConstant + ", returnsCheckedOut=" + returnsCheckedOut + ", tierByType=" + tierByType
-                + ", tier=" + tier + ", componentByMethod=" + componentByMethod + ", component=" + component
-                + ", occupancy=" + occupancy + "]";
+        return kind().label() + " probe " + name() + " on " + types() + " " + methods();
     }
 
-    /** Probes that do this probe's job on other versions of the server; empty when none. */
-    public List<String> alternatives() {
-        return alternatives;
+    /** One method per kind; the compiler checks that an implementation handles them all. */
+    public interface Visitor<R> {
+        R blockGet(BlockGet probe);
+
+        R blockReturn(BlockReturn probe);
+
+        R copy(Copy probe);
+
+        R occupancy(Occupancy probe);
+
+        R receiver(Receiver probe);
     }
 
-    /** The tier of a class given its name and its superclasses' names, nearest first; null if none. */
-    public String tierFor(List<String> classAndSuperclasses) {
-        for (String name : classAndSuperclasses) {
-            String label = tierByType.get(name);
-            if (label != null) {
-                return label;
-            }
+    /** What every kind has: the probe's name, where it hooks in, and the probes it stands in for. */
+    public static final class Target {
+        private final String name;
+        private final List<TypeSpec> types;
+        private final List<MethodSpec> methods;
+        private final List<String> alternatives;
+
+        public Target(String name, List<TypeSpec> types, List<MethodSpec> methods, List<String> alternatives) {
+            this.name = name;
+            this.types = List.copyOf(types);
+            this.methods = List.copyOf(methods);
+            this.alternatives = List.copyOf(alternatives);
         }
-        return tier;
     }
 
-    /** The component counted for a method name; null if none. */
-    public Component componentFor(String methodName) {
-        return componentByMethod.getOrDefault(methodName, component);
+    /** A probe on a cache's blocks (a lookup or a give-back): its value is the block, counted by tier. */
+    public abstract static class BlockProbe extends ProbeSpec {
+        private final ByName<String> tiers;
+        private final ValueRef block;
+        private final Condition when;
+
+        /** @param when whether a call counts at all (e.g. {@code this.isSharedMem()}) */
+        private BlockProbe(Target target, ByName<String> tiers, ValueRef block, Condition when) {
+            super(target);
+            this.tiers = tiers;
+            this.block = block;
+            this.when = when;
+        }
+
+        /** Tier label by class name; the fallback applies to a class none of them names. */
+        public ByName<String> tiers() {
+            return tiers;
+        }
+
+        /** The tier of a class given its name and its superclasses' names, nearest first; null if none. */
+        public String tierFor(List<String> classAndSuperclasses) {
+            return tiers.first(classAndSuperclasses);
+        }
+
+        /** The block: the one a lookup returned (null: a miss), or the one given back. */
+        public ValueRef value() {
+            return block;
+        }
+
+        public Condition when() {
+            return when;
+        }
     }
 
-    /** True when this kind counts by tier. */
-    public boolean tiered() {
-        return kind == ProbeKind.BLOCK_GET || kind == ProbeKind.BLOCK_RETURN;
+    /** A cache lookup. */
+    public static final class BlockGet extends BlockProbe {
+        private final Condition counted;
+        private final Condition checkout;
+
+        /**
+         * @param counted  whether the lookup counts in {@code gets_total} (e.g. the cache's own metrics
+         *                 flag); a block handed out by an uncounted lookup is still a checkout
+         * @param checkout read on hits only: whether the hit is a checkout the reader gives back (e.g.
+         *                 {@code return.isSharedMem()})
+         */
+        public BlockGet(
+                Target target,
+                ByName<String> tiers,
+                ValueRef block,
+                Condition when,
+                Condition counted,
+                Condition checkout) {
+            super(target, tiers, block, when);
+            this.counted = counted;
+            this.checkout = checkout;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.blockGet(this);
+        }
+
+        @Override
+        public ProbeKind kind() {
+            return ProbeKind.BLOCK_GET;
+        }
+
+        public Condition counted() {
+            return counted;
+        }
+
+        public Condition checkout() {
+            return checkout;
+        }
+    }
+
+    /** A checked-out block given back. */
+    public static final class BlockReturn extends BlockProbe {
+        private final boolean checkedOutOnly;
+
+        /**
+         * @param checkedOutOnly count a return only when it gives back a block a hit checked out, under
+         *                       that hit's tier (profile: "returns": "checked-out")
+         */
+        public BlockReturn(
+                Target target, ByName<String> tiers, ValueRef block, Condition when, boolean checkedOutOnly) {
+            super(target, tiers, block, when);
+            this.checkedOutOnly = checkedOutOnly;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.blockReturn(this);
+        }
+
+        @Override
+        public ProbeKind kind() {
+            return ProbeKind.BLOCK_RETURN;
+        }
+
+        public boolean returnsCheckedOut() {
+            return checkedOutOnly;
+        }
+    }
+
+    /** A copy onto the heap; its value is the number of bytes copied. */
+    public static final class Copy extends ProbeSpec {
+        private final ValueRef bytes;
+        private final Condition when;
+        private final ByName<Component> components;
+
+        /** @param components the component copied, by method name */
+        public Copy(Target target, ValueRef bytes, Condition when, ByName<Component> components) {
+            super(target);
+            this.bytes = bytes;
+            this.when = when;
+            this.components = components;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.copy(this);
+        }
+
+        @Override
+        public ProbeKind kind() {
+            return ProbeKind.COPY;
+        }
+
+        /** The number of bytes copied. */
+        public ValueRef value() {
+            return bytes;
+        }
+
+        public Condition when() {
+            return when;
+        }
+
+        /** The component counted for a method name; null if none. */
+        public Component componentFor(String methodName) {
+            return components.get(methodName);
+        }
+    }
+
+    /** Captures the instance whose accessors give bucket occupancy at scrape time. */
+    public static final class Occupancy extends ProbeSpec {
+        private final ValueRef instance;
+        private final OccupancySpec occupancy;
+
+        public Occupancy(Target target, ValueRef instance, OccupancySpec occupancy) {
+            super(target);
+            this.instance = instance;
+            this.occupancy = occupancy;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.occupancy(this);
+        }
+
+        @Override
+        public ProbeKind kind() {
+            return ProbeKind.OCCUPANCY;
+        }
+
+        /** The instance whose accessors are read at scrape time. */
+        public ValueRef value() {
+            return instance;
+        }
+
+        public OccupancySpec occupancy() {
+            return occupancy;
+        }
+    }
+
+    /** Names copies and checkouts sampled inside inherited methods after the receiver's class. */
+    public static final class Receiver extends ProbeSpec {
+        public Receiver(Target target) {
+            super(target);
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.receiver(this);
+        }
+
+        @Override
+        public ProbeKind kind() {
+            return ProbeKind.RECEIVER;
+        }
     }
 }

@@ -50,30 +50,8 @@ public final class Profile {
     }
 
     @Override
-    public boolean equals(Object o) {
-        if (o == this) {
-            return true;
-        }
-        if (!(o instanceof Profile)) {
-            return false;
-        }
-        Profile that = (Profile) o;
-        return java.util.Objects.equals(name, that.name)
-                && java.util.Objects.equals(description, that.description)
-                && java.util.Objects.equals(detect, that.detect)
-                && java.util.Objects.equals(siteSkip, that.siteSkip)
-                && java.util.Objects.equals(probes, that.probes);
-    }
-
-    @Override
-    public int hashCode() {
-        return java.util.Objects.hash(name, description, detect, siteSkip, probes);
-    }
-
-    @Override
     public String toString() {
-        return "Profile[name=" + name + ", description=" + description + ", detect=" + detect + ", siteSkip=" + siteSkip
-                + ", probes=" + probes + "]";
+        return "profile " + name + " " + probes;
     }
 
     /** The classes whose methods receiver probes watch (sites there are named after the receiver). */
@@ -91,10 +69,11 @@ public final class Profile {
     public List<String> tiers() {
         Set<String> tiers = new LinkedHashSet<>();
         for (ProbeSpec probe : probes) {
-            if (probe.tiered()) {
-                probe.tierByType().values().stream().sorted().forEach(tiers::add);
-                if (probe.tier() != null) {
-                    tiers.add(probe.tier());
+            if (probe instanceof ProbeSpec.BlockProbe) {
+                ByName<String> byType = ((ProbeSpec.BlockProbe) probe).tiers();
+                byType.byName().values().stream().sorted().forEach(tiers::add);
+                if (byType.fallback() != null) {
+                    tiers.add(byType.fallback());
                 }
             }
         }
@@ -103,7 +82,8 @@ public final class Profile {
 
     /** True when some probe counts only returns of checked-out blocks, so checkouts must be remembered. */
     public boolean matchesReturns() {
-        return probes.stream().anyMatch(ProbeSpec::returnsCheckedOut);
+        return probes.stream()
+                .anyMatch(p -> p instanceof ProbeSpec.BlockReturn && ((ProbeSpec.BlockReturn) p).returnsCheckedOut());
     }
 
     public ProbeSpec probe(String probeName) {

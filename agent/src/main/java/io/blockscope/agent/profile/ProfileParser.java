@@ -17,6 +17,7 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Reads a profile from JSON (comments allowed). Strict on purpose: an unknown field or a value of
@@ -36,20 +37,18 @@ public final class ProfileParser {
             .build();
 
     private static final Set<String> PROFILE_FIELDS = Set.of("name", "description", "detect", "siteSkip", "probes");
-    private static final Set<String> PROBE_FIELDS = Set.of(
-            "name",
-            "kind",
-            "types",
-            "methods",
-            "value",
-            "when",
-            "counted",
-            "checkout",
-            "returns",
-            "tier",
-            "component",
-            "occupancy",
-            "alternatives");
+    private static final Set<String> COMMON_FIELDS = Set.of("name", "kind", "types", "methods", "alternatives");
+    /** The fields each kind reads besides the common ones; another kind's field is a mistake. */
+    private static final Map<ProbeKind, Set<String>> KIND_FIELDS = Map.of(
+            ProbeKind.BLOCK_GET, Set.of("value", "when", "counted", "checkout", "tier"),
+            ProbeKind.BLOCK_RETURN, Set.of("value", "when", "returns", "tier"),
+            ProbeKind.COPY, Set.of("value", "when", "component"),
+            ProbeKind.OCCUPANCY, Set.of("value", "occupancy"),
+            ProbeKind.RECEIVER, Set.of());
+
+    private static final Set<String> PROBE_FIELDS = Stream.concat(
+                    COMMON_FIELDS.stream(), KIND_FIELDS.values().stream().flatMap(Set::stream))
+            .collect(Collectors.toSet());
     private static final Set<String> OCCUPANCY_FIELDS =
             Set.of("capacity", "used", "wasted", "allocationFailures", "readPathMode", "sizeClasses", "sizeClass");
     private static final Set<String> READ_PATH_MODE_FIELDS = Set.of("value", "labels");
@@ -125,6 +124,12 @@ public final class ProfileParser {
         label(name, where + ": name");
         checkFields(node, PROBE_FIELDS, where);
         ProbeKind kind = parsed(text(node, "kind", where, true), ProbeKind::of, where + ": kind");
+        for (Object field : node.keySet()) {
+            if (!COMMON_FIELDS.contains(field) && !KIND_FIELDS.get(kind).contains(field)) {
+                throw new IllegalArgumentException(
+                        where + ": field '" + field + "' does not apply to a " + kind.label() + " probe");
+            }
+        }
         List<TypeSpec> types = new ArrayList<>();
         for (String type : strings(node, "types", where)) {
             types.add(parsed(type, TypeSpec::parse, where + ": types"));
@@ -139,106 +144,102 @@ public final class ProfileParser {
         if (methods.isEmpty()) {
             throw new IllegalArgumentException(where + ": methods must list at least one method");
         }
-        String valueText = text(node, "value", where, false);
-        ValueRef value =
-                valueText == null ? defaultValue(kind, where) : parsed(valueText, ValueRef::parse, where + ": value");
-        String whenText = text(node, "when", where, false);
-        ValueRef when = whenText == null ? null : parsed(whenText, ValueRef::parse, where + ": when");
-        String countedText = text(node, "counted", where, false);
-        ValueRef counted = countedText == null ? null : parsed(countedText, ValueRef::parse, where + ": counted");
-        String checkoutText = text(node, "checkout", where, false);
-        boolean checkoutConstant = !"false".equals(checkoutText);
-        ValueRef checkout = checkoutText == null || checkoutText.equals("true") || checkoutText.equals("false")
-                ? null
-                : parsed(checkoutText, ValueRef::parse, where + ": checkout (true, false or a value)");
-        String returnsText = text(node, "returns", where, false);
-        if (returnsText != null && !returnsText.equals("all") && !returnsText.equals("checked-out")) {
-            throw new IllegalArgumentException(where + ": returns '" + returnsText + "' must be all (every call counts)"
-                    + " or checked-out (only calls giving back a block a hit handed out)");
-        }
-        boolean returnsCheckedOut = "checked-out".equals(returnsText);
-
-        Map<String, String> tierByType = new LinkedHashMap<>();
-        String tier = null;
-        Map<String, Component> componentByMethod = new LinkedHashMap<>();
-        Component component = null;
-        OccupancySpec occupancy = null;
+        ProbeSpec.Target target = new ProbeSpec.Target(name, types, methods, strings(node, "alternatives", where));
         switch (kind) {
             case BLOCK_GET:
+                return new ProbeSpec.BlockGet(
+                        target,
+                        tiers(node, kind, where),
+                        valueOr(node, where, "return"),
+                        condition(node, "when", where),
+                        condition(node, "counted", where),
+                        checkout(node, where));
             case BLOCK_RETURN:
-                tier = byName(node.get("tier"), where + ": tier", t -> label(t, "label"), tierByType);
-                if (tier == null && tierByType.isEmpty()) {
-                    throw new IllegalArgumentException(
-                            where + ": a " + kind.label()
-                                    + " probe needs a tier: a label (\"l2\") or labels by class name ({\"com.acme.Lru\": \"l1\"})");
-                }
-                break;
+                return new ProbeSpec.BlockReturn(
+                        target,
+                        tiers(node, kind, where),
+                        required(node, kind, where, "the block given back, e.g. arg1 or this"),
+                        condition(node, "when", where),
+                        returnsCheckedOut(node, where));
             case COPY:
-                component = byName(node.get("component"), where + ": component", Component::of, componentByMethod);
-                if (component == null && componentByMethod.isEmpty()) {
-                    throw new IllegalArgumentException(where + ": a copy probe needs a component: a label (\"block\")"
-                            + " or labels by method name ({\"copyRow\": \"row\"})");
-                }
-                break;
+                return new ProbeSpec.Copy(
+                        target,
+                        required(node, kind, where, "the bytes copied, e.g. return.length"),
+                        condition(node, "when", where),
+                        components(node, methods, where));
             case OCCUPANCY:
-                occupancy = occupancy(node.get("occupancy"), where);
-                break;
+                return new ProbeSpec.Occupancy(
+                        target, valueOr(node, where, "this"), occupancy(node.get("occupancy"), where));
             case RECEIVER:
-                break;
+                return new ProbeSpec.Receiver(target);
             default:
                 throw new IllegalStateException("unknown probe kind " + kind);
         }
-        forbid(node, kind != ProbeKind.BLOCK_GET && kind != ProbeKind.BLOCK_RETURN, "tier", where, kind);
-        forbid(node, kind != ProbeKind.COPY, "component", where, kind);
-        forbid(node, kind != ProbeKind.OCCUPANCY, "occupancy", where, kind);
-        forbid(node, kind == ProbeKind.OCCUPANCY, "when", where, kind);
-        forbid(node, kind == ProbeKind.RECEIVER, "when", where, kind);
-        forbid(node, kind == ProbeKind.RECEIVER, "value", where, kind);
-        forbid(node, kind != ProbeKind.BLOCK_GET, "counted", where, kind);
-        forbid(node, kind != ProbeKind.BLOCK_GET, "checkout", where, kind);
-        forbid(node, kind != ProbeKind.BLOCK_RETURN, "returns", where, kind);
-        if (kind == ProbeKind.COPY) {
-            for (MethodSpec method : methods) {
-                if (!componentByMethod.containsKey(method.name()) && component == null) {
-                    throw new IllegalArgumentException(where + ": method " + method.name() + " has no component;"
-                            + " add it to component, or give one component for all methods");
-                }
-            }
-        }
-        return new ProbeSpec(
-                name,
-                kind,
-                types,
-                methods,
-                value,
-                when,
-                counted,
-                checkout,
-                checkoutConstant,
-                returnsCheckedOut,
-                tierByType,
-                tier,
-                componentByMethod,
-                component,
-                occupancy,
-                strings(node, "alternatives", where));
     }
 
-    private static ValueRef defaultValue(ProbeKind kind, String where) {
-        switch (kind) {
-            case BLOCK_GET:
-                return ValueRef.parse("return");
-            case OCCUPANCY:
-            case RECEIVER:
-                return ValueRef.parse("this");
-            default:
-                throw new IllegalArgumentException(where + ": value is required for a "
-                        + kind.label() + " probe ("
-                        + (kind == ProbeKind.COPY
-                                ? "the bytes copied, e.g. return.length"
-                                : "the block given back, e.g. arg1 or this")
-                        + ")");
+    /** The probe's value; {@code fallback} when the profile gives none. */
+    private static ValueRef valueOr(Map<?, ?> node, String where, String fallback) {
+        ValueRef value = value(node, "value", where);
+        return value == null ? ValueRef.parse(fallback) : value;
+    }
+
+    private static ValueRef required(Map<?, ?> node, ProbeKind kind, String where, String example) {
+        ValueRef value = value(node, "value", where);
+        if (value == null) {
+            throw new IllegalArgumentException(
+                    where + ": value is required for a " + kind.label() + " probe (" + example + ")");
         }
+        return value;
+    }
+
+    private static Condition condition(Map<?, ?> node, String field, String where) {
+        ValueRef value = value(node, field, where);
+        return value == null ? Condition.ALWAYS : Condition.of(value);
+    }
+
+    /** checkout: true (the default: every hit is one), false, or a boolean value read on hits. */
+    private static Condition checkout(Map<?, ?> node, String where) {
+        String text = text(node, "checkout", where, false);
+        if (text == null || text.equals("true")) {
+            return Condition.ALWAYS;
+        }
+        if (text.equals("false")) {
+            return Condition.NEVER;
+        }
+        return Condition.of(parsed(text, ValueRef::parse, where + ": checkout (true, false or a value)"));
+    }
+
+    private static boolean returnsCheckedOut(Map<?, ?> node, String where) {
+        String text = text(node, "returns", where, false);
+        if (text != null && !text.equals("all") && !text.equals("checked-out")) {
+            throw new IllegalArgumentException(where + ": returns '" + text + "' must be all (every call counts)"
+                    + " or checked-out (only calls giving back a block a hit handed out)");
+        }
+        return "checked-out".equals(text);
+    }
+
+    private static ByName<String> tiers(Map<?, ?> node, ProbeKind kind, String where) {
+        ByName<String> tiers = byName(node.get("tier"), where + ": tier", t -> label(t, "label"));
+        if (tiers.isEmpty()) {
+            throw new IllegalArgumentException(where + ": a " + kind.label()
+                    + " probe needs a tier: a label (\"l2\") or labels by class name ({\"com.acme.Lru\": \"l1\"})");
+        }
+        return tiers;
+    }
+
+    private static ByName<Component> components(Map<?, ?> node, List<MethodSpec> methods, String where) {
+        ByName<Component> components = byName(node.get("component"), where + ": component", Component::of);
+        if (components.isEmpty()) {
+            throw new IllegalArgumentException(where + ": a copy probe needs a component: a label (\"block\")"
+                    + " or labels by method name ({\"copyRow\": \"row\"})");
+        }
+        for (MethodSpec method : methods) {
+            if (components.get(method.name()) == null) {
+                throw new IllegalArgumentException(where + ": method " + method.name() + " has no component;"
+                        + " add it to component, or give one component for all methods");
+            }
+        }
+        return components;
     }
 
     private static OccupancySpec occupancy(Object value, String where) {
@@ -326,17 +327,18 @@ public final class ProfileParser {
         return text == null ? null : parsed(text, ValueRef::parse, where + ": " + field);
     }
 
-    /** A field that is either one value for all, or values by name; fills {@code byName}, returns the one. */
-    private static <T> T byName(Object node, String where, Function<String, T> parse, Map<String, T> byName) {
+    /** A field that is either one label for all, or labels by name. */
+    private static <T> ByName<T> byName(Object node, String where, Function<String, T> parse) {
         if (node == null) {
-            return null;
+            return new ByName<>(Map.of(), null);
         }
         if (node instanceof String) {
-            return parsed((String) node, parse, where);
+            return new ByName<>(Map.of(), parsed((String) node, parse, where));
         }
         if (!(node instanceof Map)) {
             throw new IllegalArgumentException(where + " must be a label or an object of labels by name");
         }
+        Map<String, T> byName = new LinkedHashMap<>();
         for (Map.Entry<?, ?> entry : ((Map<?, ?>) node).entrySet()) {
             String key = String.valueOf(entry.getKey());
             if (!(entry.getValue() instanceof String)) {
@@ -344,14 +346,7 @@ public final class ProfileParser {
             }
             byName.put(key, parsed((String) entry.getValue(), parse, where + " of " + key));
         }
-        return null;
-    }
-
-    private static void forbid(Map<?, ?> node, boolean forbidden, String field, String where, ProbeKind kind) {
-        if (forbidden && node.containsKey(field)) {
-            throw new IllegalArgumentException(
-                    where + ": field '" + field + "' does not apply to a " + kind.label() + " probe");
-        }
+        return new ByName<>(byName, null);
     }
 
     private static <T> T parsed(String text, Function<String, T> parse, String where) {

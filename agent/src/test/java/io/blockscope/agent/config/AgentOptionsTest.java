@@ -103,6 +103,7 @@ class AgentOptionsTest {
         assertEquals(Duration.ofMinutes(5), parse("1,leak.age=5m").leakAge());
         assertEquals(Duration.ofHours(1), parse("1,leak.age=1h").leakAge());
         assertEquals(Duration.ofSeconds(30), parse("1,leak.age=30").leakAge());
+        assertEquals(Duration.ofMillis(1500), parse("1,leak.age=1.5s").leakAge());
     }
 
     @Test
@@ -123,8 +124,14 @@ class AgentOptionsTest {
         assertTrue(error("1,tracked=100000000")
                 .startsWith("malformed tracked '100000000': expected an integer in 16..65536"));
         assertEquals("malformed copy.jfr 'yes': expected true or false", error("1,copy.jfr=yes"));
-        assertTrue(error("1,copy.sample=1MB").startsWith("malformed copy.sample '1MB': expected an integer in 0.."));
-        assertTrue(error("1,copy.sample=1MB").contains("a size such as 1MiB or 256KiB"));
+        assertTrue(error("1,copy.sample=1XB").startsWith("malformed copy.sample '1XB': N attributes 1 in N"));
+        assertTrue(error("1,copy.sample=1XB").contains("a size such as 1MiB or 256KiB"));
+        assertTrue(error("1,copy.sample=1XB")
+                .endsWith("(bad size '1XB': unknown unit 'xb'; use bytes or a whole"
+                        + " number with k, m, g or t (or KiB, MiB...), e.g. 64m)"));
+        assertTrue(error("1,copy.sample=99999999999").startsWith("malformed copy.sample '99999999999': expected an"));
+        assertTrue(error("1,copy.sample=-1").startsWith("malformed copy.sample '-1': expected an integer in 0.."));
+        assertTrue(error("1,leak.age=-5s").startsWith("malformed leak.age '-5s': expected a positive duration"));
         assertTrue(error("1,copy.sample=0KiB").startsWith("malformed copy.sample '0KiB': N attributes 1 in N"));
         assertEquals(
                 "malformed leak.age '0s': expected a positive duration such as 500ms, 30s, 5m or 1h",

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.blockscope.agent.bootstrap.Bridge;
 import io.blockscope.agent.bootstrap.Sink;
 import io.blockscope.agent.profile.OccupancySpec;
+import io.blockscope.agent.profile.ProbeSpec;
 import io.blockscope.agent.profile.ProfileParser;
 import io.blockscope.agent.record.Recorder;
 import io.blockscope.agent.record.SiteResolver;
@@ -42,12 +43,12 @@ class DroppedDataTest {
 
     @Test
     void anOccupancyValueWhoseAccessorThrowsIsCountedOncePerScrape() {
-        OccupancySpec spec = ProfileParser.parse(
-                        "{\"name\": \"x\", \"probes\": [{\"name\": \"o\", \"kind\": \"occupancy\","
-                                + " \"types\": [\"a.B\"], \"methods\": [\"<init>\"], \"occupancy\":"
-                                + " {\"capacity\": \"this.capacity()\", \"used\": \"this.used()\"}}]}",
-                        "t")
-                .probe("o")
+        OccupancySpec spec = ((ProbeSpec.Occupancy) ProfileParser.parse(
+                                "{\"name\": \"x\", \"probes\": [{\"name\": \"o\", \"kind\": \"occupancy\","
+                                        + " \"types\": [\"a.B\"], \"methods\": [\"<init>\"], \"occupancy\":"
+                                        + " {\"capacity\": \"this.capacity()\", \"used\": \"this.used()\"}}]}",
+                                "t")
+                        .probe("o"))
                 .occupancy();
         Accessors accessors = new Accessors();
         List<Object> caches = List.of(new BrokenCache(), new BrokenCache());

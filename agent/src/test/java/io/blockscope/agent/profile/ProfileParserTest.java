@@ -23,7 +23,7 @@ class ProfileParserTest {
     void exampleServerProfileSaysWhatToCount() {
         Profile profile = Profiles.load("example-server");
         assertEquals(List.of("l1", "l2"), profile.tiers());
-        ProbeSpec get = profile.probe("block-get");
+        ProbeSpec.BlockGet get = probe(profile, "block-get", ProbeSpec.BlockGet.class);
         assertEquals(ProbeKind.BLOCK_GET, get.kind());
         assertEquals("l1", get.tierFor(List.of("io.blockscope.server.cache.lru.LruBlockCache", "java.lang.Object")));
         assertEquals("l2", get.tierFor(List.of("io.blockscope.server.cache.bucket.BucketCache", "java.lang.Object")));
@@ -31,12 +31,15 @@ class ProfileParserTest {
         assertEquals(
                 List.of("io.blockscope.server.cache.BlockCacheKey", "boolean", "boolean", "boolean"),
                 get.methods().get(0).parameters());
-        ProbeSpec copy = profile.probe("cell-copy");
+        ProbeSpec.Copy copy = probe(profile, "cell-copy", ProbeSpec.Copy.class);
         assertEquals(Component.VALUE, copy.componentFor("copyValue"));
         assertTrue(copy.types().get(0).subtypes());
         assertEquals("return.length", copy.value().toString());
-        assertEquals(Component.BLOCK, profile.probe("block-copy").componentFor("copyToHeap"));
-        OccupancySpec occupancy = profile.probe("bucket-occupancy").occupancy();
+        assertEquals(
+                Component.BLOCK,
+                probe(profile, "block-copy", ProbeSpec.Copy.class).componentFor("copyToHeap"));
+        OccupancySpec occupancy =
+                probe(profile, "bucket-occupancy", ProbeSpec.Occupancy.class).occupancy();
         assertEquals(
                 "this.allocator().indexStatistics()", occupancy.sizeClasses().toString());
         assertTrue(profile.probe("bucket-occupancy").methods().get(0).constructor());
@@ -70,8 +73,12 @@ class ProfileParserTest {
                  ]}
                 """, "test");
         assertEquals(List.of("l2"), profile.tiers());
-        assertEquals("this.isSharedMem()", profile.probe("release").when().toString());
-        assertEquals(ValueRef.Origin.THIS, profile.probe("release").value().origin());
+        assertEquals(
+                "this.isSharedMem()",
+                probe(profile, "release", ProbeSpec.BlockReturn.class).when().toString());
+        assertEquals(
+                ValueRef.Origin.THIS,
+                probe(profile, "release", ProbeSpec.BlockReturn.class).value().origin());
     }
 
     @Test
@@ -87,11 +94,18 @@ class ProfileParserTest {
                     "value": "this", "returns": "checked-out", "tier": "l2"}
                  ]}
                 """, "test");
-        assertNull(profile.probe("l1").checkout());
-        assertTrue(!profile.probe("l1").checkoutConstant());
-        assertEquals("return.isSharedMem()", profile.probe("l2").checkout().toString());
-        assertTrue(profile.probe("plain").checkoutConstant(), "every hit is a checkout by default");
-        assertTrue(profile.probe("release").returnsCheckedOut());
+        assertNull(probe(profile, "l1", ProbeSpec.BlockGet.class).checkout().value());
+        assertTrue(!probe(profile, "l1", ProbeSpec.BlockGet.class).checkout().constant());
+        assertEquals(
+                "return.isSharedMem()",
+                probe(profile, "l2", ProbeSpec.BlockGet.class)
+                        .checkout()
+                        .value()
+                        .toString());
+        assertTrue(
+                probe(profile, "plain", ProbeSpec.BlockGet.class).checkout().constant(),
+                "every hit is a checkout by default");
+        assertTrue(probe(profile, "release", ProbeSpec.BlockReturn.class).returnsCheckedOut());
         assertTrue(profile.matchesReturns());
         assertTrue(!Profiles.load("example-server").matchesReturns(), "the example server counts every return");
 
@@ -117,21 +131,29 @@ class ProfileParserTest {
     void hbase2CountsOnlySharedMemoryCheckoutsAndTheirReleases() {
         Profile profile = Profiles.load("hbase2");
         assertEquals(List.of("l1", "l2"), profile.tiers());
-        assertTrue(!profile.probe("block-get-l1").checkoutConstant(), "on-heap cache hits are never given back");
-        assertTrue(profile.probe("block-get-l2").checkoutConstant());
         assertTrue(
-                profile.probe("block-release").returnsCheckedOut(),
+                !probe(profile, "block-get-l1", ProbeSpec.BlockGet.class)
+                        .checkout()
+                        .constant(),
+                "on-heap cache hits are never given back");
+        assertTrue(probe(profile, "block-get-l2", ProbeSpec.BlockGet.class)
+                .checkout()
+                .constant());
+        assertTrue(
+                probe(profile, "block-release", ProbeSpec.BlockReturn.class).returnsCheckedOut(),
                 "release() of blocks no hit handed out is no return");
-        assertTrue(!profile.probe("block-return").returnsCheckedOut());
+        assertTrue(!probe(profile, "block-return", ProbeSpec.BlockReturn.class).returnsCheckedOut());
         assertTrue(
-                profile.probes().stream().allMatch(p -> p.counted() == null),
+                profile.probes().stream()
+                        .filter(p -> p instanceof ProbeSpec.BlockGet)
+                        .allMatch(p -> ((ProbeSpec.BlockGet) p).counted() == Condition.ALWAYS),
                 "2.5/2.6 CombinedBlockCache passes updateCacheMetrics=false to its children: never a counted condition");
     }
 
     @Test
     void hbase2ReadPathModeComesFromTheIoEngine() {
-        OccupancySpec occupancy =
-                Profiles.load("hbase2").probe("bucket-occupancy").occupancy();
+        OccupancySpec occupancy = probe(Profiles.load("hbase2"), "bucket-occupancy", ProbeSpec.Occupancy.class)
+                .occupancy();
         assertEquals("this.getIoEngine()", occupancy.readPathMode().toString());
         // BucketCache#getIoEngine() is the engine's toString
         assertEquals("zero-copy", occupancy.readPathModeLabel("ioengine=ByteBufferIOEngine, capacity=268,435,456"));
@@ -140,8 +162,8 @@ class ProfileParserTest {
         assertEquals("copy", occupancy.readPathModeLabel("ioengine=ExclusiveMemoryMmapIOEngine, path=/x"));
         assertNull(occupancy.readPathModeLabel("something else"), "no label: no mode exported");
         // example-server's value is the label itself
-        OccupancySpec example =
-                Profiles.load("example-server").probe("bucket-occupancy").occupancy();
+        OccupancySpec example = probe(Profiles.load("example-server"), "bucket-occupancy", ProbeSpec.Occupancy.class)
+                .occupancy();
         assertEquals("zero-copy", example.readPathModeLabel("zero-copy"));
     }
 
@@ -219,6 +241,14 @@ class ProfileParserTest {
                         "\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"get\"], \"tier\": \"l1\", \"component\": \"row\""),
                 "profile t: probe 'p': field 'component' does not apply to a block-get probe");
         assertError(
+                probe("\"kind\": \"receiver\", \"types\": [\"a.B\"], \"methods\": [\"m\"], \"value\": \"this\""),
+                "profile t: probe 'p': field 'value' does not apply to a receiver probe");
+        assertError(
+                probe(
+                        "\"kind\": \"occupancy\", \"types\": [\"a.B\"], \"methods\": [\"<init>\"], \"when\": \"this.on()\","
+                                + " \"occupancy\": {}"),
+                "profile t: probe 'p': field 'when' does not apply");
+        assertError(
                 probe(
                         "\"kind\": \"block-get\", \"types\": [\"not a class\"], \"methods\": [\"get\"], \"tier\": \"l1\""),
                 "profile t: probe 'p': types: type 'not a class' is not a class name");
@@ -278,6 +308,13 @@ class ProfileParserTest {
         assertError(
                 "{\"name\": \"x\", \"probes\": [" + probeBody("block-get").replace("\"l1\"", "{\"a.B\": 1}") + "]}",
                 "profile t: probe 'p': tier: the value for 'a.B' must be a label");
+    }
+
+    /** The probe of that name, which must be of that kind. */
+    private static <T extends ProbeSpec> T probe(Profile profile, String name, Class<T> kind) {
+        ProbeSpec probe = profile.probe(name);
+        assertTrue(kind.isInstance(probe), name + " is a " + kind.getSimpleName() + ": " + probe);
+        return kind.cast(probe);
     }
 
     private static String probeBody(String kind) {

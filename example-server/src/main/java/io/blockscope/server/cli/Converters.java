@@ -2,10 +2,9 @@ package io.blockscope.server.cli;
 
 import io.blockscope.server.cache.CacheDeploy;
 import io.blockscope.server.cache.ReadPathMode;
-import io.blockscope.server.config.ByteSize;
-import io.blockscope.server.config.Durations;
 import io.blockscope.server.load.ValueDistribution;
 import io.blockscope.server.pe.Workload;
+import io.blockscope.units.Units;
 import java.time.Duration;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
@@ -31,7 +30,7 @@ final class Converters {
     static final class Size implements ITypeConverter<Long> {
         @Override
         public Long convert(String text) {
-            return Converters.convert(ByteSize::parse, text);
+            return Converters.convert(Units::bytes, text);
         }
     }
 
@@ -39,7 +38,7 @@ final class Converters {
     static final class SizeOrAuto implements ITypeConverter<Long> {
         @Override
         public Long convert(String text) {
-            return text.equals("auto") ? -1L : Converters.convert(ByteSize::parse, text);
+            return text.equals("auto") ? -1L : Converters.convert(Units::bytes, text);
         }
     }
 
@@ -47,7 +46,7 @@ final class Converters {
     static final class Time implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String text) {
-            return Converters.convert(Durations::parse, text);
+            return Converters.convert(Units::duration, text);
         }
     }
 

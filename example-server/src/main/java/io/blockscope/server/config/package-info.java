@@ -1,5 +1,5 @@
 /**
- * Owns parsing of sizes, durations and config-file defaults. A leaf utility that any layer may
+ * Owns config-file defaults (sizes and durations are parsed by io.blockscope.units). A leaf utility that any layer may
  * use; depends on nothing in the server.
  */
 package io.blockscope.server.config;

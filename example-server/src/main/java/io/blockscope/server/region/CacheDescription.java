@@ -7,7 +7,7 @@ import io.blockscope.server.cache.bucket.BucketAllocator;
 import io.blockscope.server.cache.bucket.BucketCache;
 import io.blockscope.server.cache.combined.CombinedBlockCache;
 import io.blockscope.server.cache.lru.LruBlockCache;
-import io.blockscope.server.config.ByteSize;
+import io.blockscope.units.Units;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,8 +59,8 @@ public final class CacheDescription {
         return String.format(
                 "%,d blocks, %s of %s",
                 cache.blockCount(),
-                ByteSize.format(roundToKiB(cache.usedSize())),
-                ByteSize.format(roundToKiB(cache.capacity())));
+                Units.formatBytes(roundToKiB(cache.usedSize())),
+                Units.formatBytes(roundToKiB(cache.capacity())));
     }
 
     private static long roundToKiB(long bytes) {

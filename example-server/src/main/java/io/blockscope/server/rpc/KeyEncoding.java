@@ -49,6 +49,15 @@ public enum KeyEncoding {
         return key;
     }
 
+    /** Decodes a row key, which may not be empty; {@code what} names it in the error message. */
+    byte[] decodeRow(String text, String what) {
+        byte[] key = decode(text, what);
+        if (key.length == 0) {
+            throw RpcException.badRequest(what + " is empty; row keys are 1.." + Short.MAX_VALUE + " bytes");
+        }
+        return key;
+    }
+
     public String encode(byte[] key) {
         return switch (this) {
             case UTF8 -> new String(key, StandardCharsets.UTF_8);

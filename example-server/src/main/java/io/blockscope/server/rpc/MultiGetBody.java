@@ -138,7 +138,7 @@ final class MultiGetBody {
         }
     }
 
-    private static String firstLine(String message) {
+    static String firstLine(String message) {
         if (message == null) {
             return "unreadable";
         }

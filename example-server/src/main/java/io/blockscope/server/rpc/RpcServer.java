@@ -12,7 +12,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
-/** The example server's HTTP front: Jetty 12 core (no servlets) around {@link RpcHandler}. */
+/** The example server's HTTP front: Jetty 12 core (no servlets) around {@link RpcRoutes}. */
 public final class RpcServer implements AutoCloseable {
 
     /** Request and response header caps: 8 KB is Jetty's default, set here on purpose. */
@@ -60,7 +60,7 @@ public final class RpcServer implements AutoCloseable {
         server.addBean(new NetworkConnectionLimit(limits.maxConnections(), connector));
         connector.addBean(new ConnectionGuards.PerClientLimit(limits.maxConnectionsPerClient()));
         server.setErrorHandler(new ConnectionGuards.ClientErrors());
-        server.setHandler(new RpcHandler(
+        server.setHandler(RpcRoutes.handler(
                 tables, limits, filterClasses, status, Thread.currentThread().getContextClassLoader()));
         server.setStopTimeout(5_000);
         server.start();

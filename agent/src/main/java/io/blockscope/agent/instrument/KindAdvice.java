@@ -1,0 +1,63 @@
+package io.blockscope.agent.instrument;
+
+import io.blockscope.agent.profile.Condition;
+import io.blockscope.agent.profile.ProbeSpec;
+import io.blockscope.agent.profile.ValueRef;
+import java.lang.annotation.Annotation;
+import net.bytebuddy.asm.Advice;
+
+/**
+ * The advice for a probe's kind, with the values that kind reads bound to its parameters. Ids the
+ * transformer knows (probe, tier, component) come bound in {@code common}.
+ */
+final class KindAdvice implements ProbeSpec.Visitor<Advice> {
+    private final Advice.WithCustomMapping common;
+
+    KindAdvice(Advice.WithCustomMapping common) {
+        this.common = common;
+    }
+
+    @Override
+    public Advice blockGet(ProbeSpec.BlockGet probe) {
+        Advice.WithCustomMapping mapping = value(probe.value(), Object.class);
+        mapping = bind(mapping, ProbeCondition.class, probe.when());
+        mapping = bind(mapping, ProbeCounted.class, probe.counted());
+        mapping = bind(mapping, ProbeCheckout.class, probe.checkout());
+        return mapping.to(Advices.BlockGet.class);
+    }
+
+    @Override
+    public Advice blockReturn(ProbeSpec.BlockReturn probe) {
+        Advice.WithCustomMapping mapping = value(probe.value(), Object.class);
+        mapping = bind(mapping, ProbeCondition.class, probe.when());
+        return mapping.bind(ProbeMatched.class, probe.returnsCheckedOut()).to(Advices.BlockReturn.class);
+    }
+
+    @Override
+    public Advice copy(ProbeSpec.Copy probe) {
+        return bind(value(probe.value(), long.class), ProbeCondition.class, probe.when())
+                .to(Advices.Copy.class);
+    }
+
+    @Override
+    public Advice occupancy(ProbeSpec.Occupancy probe) {
+        return value(probe.value(), Object.class).to(Advices.Occupancy.class);
+    }
+
+    @Override
+    public Advice receiver(ProbeSpec.Receiver probe) {
+        return common.to(Advices.Receiver.class);
+    }
+
+    private Advice.WithCustomMapping value(ValueRef value, Class<?> type) {
+        return common.bind(ProbeValue.class, new ValueMapping(value, type));
+    }
+
+    /** A constant folds away in the JIT; a value is read at the method. */
+    private static Advice.WithCustomMapping bind(
+            Advice.WithCustomMapping mapping, Class<? extends Annotation> annotation, Condition condition) {
+        return condition.value() == null
+                ? mapping.bind(annotation, condition.constant())
+                : mapping.bind(annotation, new ValueMapping(condition.value(), boolean.class));
+    }
+}

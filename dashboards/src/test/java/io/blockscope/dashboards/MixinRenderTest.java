@@ -146,6 +146,67 @@ class MixinRenderTest {
     }
 
     @Test
+    void aRunbookOverrideChangesEveryAlertsRunbookUrl(@TempDir Path out) throws IOException {
+        // What docs/dashboards.md#runbook-links tells operators to do: every alert, in the rule file and in the
+        // PrometheusRule, links its own section under the override, and no link is left at the default.
+        Mixin.render("{runbookURLPattern: 'https://runbooks.example.org/ops/blockscope/%s.html'}", out);
+        List<RuleFile.Rule> defaults = RuleFile.alerts().alertRules();
+        List<RuleFile.Rule> alerts = RuleFile.read(out.resolve("alerts.yml")).alertRules();
+        assertEquals(defaults.size(), alerts.size());
+        Path groups = out.resolve("prometheusrule-groups.yml");
+        RuleFile.YAML.writeValue(
+                groups.toFile(),
+                RuleFile.YAML
+                        .createObjectNode()
+                        .set(
+                                "groups",
+                                RuleFile.YAML
+                                        .readTree(out.resolve("k8s/prometheusrule.yaml")
+                                                .toFile())
+                                        .path("spec")
+                                        .path("groups")));
+        List<RuleFile.Rule> operatorAlerts = RuleFile.read(groups).alertRules();
+        assertEquals(defaults.size(), operatorAlerts.size());
+        List<String> wrong = new ArrayList<>();
+        for (RuleFile.Rule alert : concat(alerts, operatorAlerts)) {
+            String expected = "https://runbooks.example.org/ops/blockscope/"
+                    + alert.name().toLowerCase(java.util.Locale.ROOT) + ".html";
+            if (!expected.equals(alert.annotations().get("runbook_url"))) {
+                wrong.add(alert.name() + ": " + alert.annotations().get("runbook_url"));
+            }
+        }
+        assertEquals(List.of(), wrong, "runbook_url not taken from the override");
+        String defaultHost = "https://github.com/blockscope/";
+        assertTrue(
+                Files.readString(ModulePaths.alerts()).contains(defaultHost), "the default changed: update this test");
+        for (String file : Mixin.renderedFiles(out)) {
+            assertFalse(Files.readString(out.resolve(file)).contains(defaultHost), file + " still links the default");
+        }
+    }
+
+    @Test
+    void aRunbookPatternThatCannotLinkEachAlertIsRejected(@TempDir Path out) {
+        Mixin.Result relative = Mixin.run(
+                List.of("--config-override", "{runbookURLPattern: 'docs/runbooks.md#%s'}", "--out", out.toString()));
+        assertFalse(relative.ok());
+        assertTrue(relative.output().contains("must be an absolute http(s) URL"), relative.output());
+
+        Mixin.Result noName = Mixin.run(List.of(
+                "--config-override",
+                "{runbookURLPattern: 'https://wiki.example.com/runbooks'}",
+                "--out",
+                out.toString()));
+        assertFalse(noName.ok());
+        assertTrue(noName.output().contains("must contain %s exactly once"), noName.output());
+    }
+
+    private static List<RuleFile.Rule> concat(List<RuleFile.Rule> a, List<RuleFile.Rule> b) {
+        List<RuleFile.Rule> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    @Test
     void badInvocationsSayWhatToDo(@TempDir Path out) {
         Mixin.Result noOut = Mixin.run(List.of("--config-override", "{forShort: true}"));
         assertFalse(noOut.ok());

@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
+import org.opentest4j.TestAbortedException;
 
 /**
  * The Prometheus releases the tests run the rules and dashboards on, each a {@code prometheus} server and
@@ -36,12 +37,12 @@ enum PrometheusVersion {
 
     /** The server binary; skips (or on CI fails) the calling test when this release is not installed. */
     Path prometheus() {
-        return binary("prometheus", System.getenv());
+        return found("prometheus");
     }
 
     /** The promtool of the same release; skips (or on CI fails) like {@link #prometheus()}. */
     Path promtool() {
-        return binary("promtool", System.getenv());
+        return found("promtool");
     }
 
     /**
@@ -55,6 +56,16 @@ enum PrometheusVersion {
     @Override
     public String toString() {
         return "Prometheus " + major;
+    }
+
+    private Path found(String name) {
+        try {
+            return binary(name, System.getenv());
+        } catch (TestAbortedException skipped) {
+            // Surefire's summary counts skips but does not say why: the reason goes to the build log.
+            System.out.println("SKIPPED (Prometheus 3): " + skipped.getMessage());
+            throw skipped;
+        }
     }
 
     /** {@code name} of this release, as found with the environment {@code env}. */
@@ -72,8 +83,6 @@ enum PrometheusVersion {
                 throw new IllegalStateException("CI=true but " + reason
                         + ". CI must run the Prometheus 3 tests: .ci/test exports it after .ci/prometheus3.sh.");
             }
-            // Surefire's summary counts skips but does not say why: the reason goes to the build log.
-            System.out.println("SKIPPED (Prometheus 3): " + reason);
             Assumptions.abort(reason);
         }
         Path binary = Path.of(dir, name);

@@ -9,6 +9,14 @@ assert std.isObject(override) : '--config-override must be a jsonnet object, e.g
 assert unknown == [] : 'unknown _config field(s) %s; known: %s' % [std.join(', ', unknown), std.join(', ', known)];
 
 local mixin = (import 'mixin.libsonnet') + { _config+:: override };
+// Runbook links must work from wherever an alert is read (Alertmanager, a pager), and name each alert's section.
+local runbook = mixin._config.runbookURLPattern;
+assert std.length(std.findSubstr('%s', runbook)) == 1 :
+       'runbookURLPattern must contain %s exactly once (replaced by the alert name in lower case, e.g. '
+       + 'https://wiki.example.com/runbooks#%s); got: ' + runbook;
+assert std.startsWith(runbook, 'https://') || std.startsWith(runbook, 'http://') :
+       'runbookURLPattern must be an absolute http(s) URL (a relative one resolves nowhere once the rules are '
+       + 'loaded into your Prometheus); got: ' + runbook;
 local k8s = (import 'k8s.libsonnet')(mixin);
 
 local header(what) = [

@@ -18,6 +18,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The alert and recording rules: valid, unit-tested both ways, and every alert points somewhere real. */
 class AlertRulesTest {
@@ -35,17 +37,20 @@ class AlertRulesTest {
     private final RuleFile alerts = RuleFile.alerts();
     private final RuleFile records = RuleFile.recordingRules();
 
-    @Test
-    void promtoolAcceptsTheRuleFiles() {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(PrometheusVersion.class)
+    void promtoolAcceptsTheRuleFiles(PrometheusVersion version) {
         Promtool.Result result =
-                Promtool.run(ModulePaths.dashboards(), "check", "rules", "alerts.yml", "recording-rules.yml");
+                Promtool.run(version, ModulePaths.dashboards(), "check", "rules", "alerts.yml", "recording-rules.yml");
         assertTrue(result.ok(), result.output());
         assertTrue(result.output().contains("SUCCESS: " + alerts.rules().size() + " rules found"), result.output());
     }
 
-    @Test
-    void promtoolUnitTestsPass() {
-        Promtool.Result result = Promtool.run(ModulePaths.dashboards(), "test", "rules", "tests/alerts-test.yml");
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(PrometheusVersion.class)
+    void promtoolUnitTestsPass(PrometheusVersion version) {
+        Promtool.Result result =
+                Promtool.run(version, ModulePaths.dashboards(), "test", "rules", "tests/alerts-test.yml");
         assertTrue(result.ok(), result.output());
         assertTrue(result.output().contains("SUCCESS"), result.output());
     }

@@ -14,27 +14,34 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The whole chain, for real: the example server (zero-copy read path) runs with the built agent, and two
- * real Prometheus servers (Debian's package, loopback, 1 s scrape) scrape it:
+ * The whole chain, for real, once per Prometheus release ({@link PrometheusVersion}: Debian's 2.42 and
+ * 3.16): the example server (zero-copy read path) runs with the built agent, and two real Prometheus
+ * servers of that release (loopback, 1 s scrape) scrape it:
  * <ul>
- *   <li>"default": native histograms on, job {@code blockscope}, the checked-in rules ({@code for:}
- *       shortened) and dashboards; it also scrapes itself as job {@code prometheus};</li>
+ *   <li>"default": native histograms on (2.x: the feature flag; 3.x: {@code scrape_native_histograms: true},
+ *       as prometheus-3.yml), job {@code blockscope}, the checked-in rules ({@code for:} shortened) and
+ *       dashboards; it also scrapes itself as job {@code prometheus};</li>
  *   <li>"custom": native histograms off (classic series only, as a default Prometheus 3 stores them),
  *       job {@code hbase-regionserver} with a {@code cluster} label, and the mixin rendered for exactly
  *       that ({@link Mixin#CUSTOM_CONFIG} plus forShort).</li>
  * </ul>
+ * Each stores the histograms in the form asked for, and only that (checked before the queries, so the
+ * fallbacks cannot hide a native-histogram scrape that silently stayed classic).
  * PE drives scans through a deliberately copying filter, then random reads, over RPC. Then, on both:
  * <ul>
  *   <li>BlockscopeHotCopyPath fires with its {@code site} annotation naming the copying filter class;</li>
  *   <li>every expression of both dashboards, taken from their JSON, returns data;</li>
+ *   <li>every rule of both renders was evaluated without error, and every recording rule has series;</li>
  * </ul>
  * and the fleet dashboard's "All" jobs are the blockscope jobs only: its "instances up" counts the
  * server, not Prometheus' own target.
- * Needs the reactor's agent and example-server jars (the pom passes their paths) and prometheus on PATH.
+ * Needs the reactor's agent and example-server jars (the pom passes their paths), prometheus on PATH and,
+ * for 3.x, {@value PrometheusVersion#V3_VARIABLE}.
  */
 class DashboardsEndToEndIT {
 
@@ -45,8 +52,11 @@ class DashboardsEndToEndIT {
 
     private static final Duration READS = Duration.ofSeconds(8);
 
-    @Test
-    void dashboardsShowDataAndTheHotCopyAlertNamesTheFilter(@TempDir Path dir) throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(PrometheusVersion.class)
+    void dashboardsShowDataAndTheHotCopyAlertNamesTheFilter(PrometheusVersion version, @TempDir Path dir)
+            throws Exception {
+        version.prometheus(); // skips (locally) before the server starts when this release is missing
         Path agentJar = requiredFile("blockscope.agent.jar", "the agent jar (mvn package -pl agent)");
         Path serverJar =
                 requiredFile("blockscope.server.jar", "the example server jar (mvn package -pl example-server)");
@@ -95,13 +105,17 @@ class DashboardsEndToEndIT {
                             dir.resolve("prometheus-default"),
                             List.of(target),
                             List.of(ModulePaths.recordingRules(), alerts),
-                            new PrometheusServer.Options(PrometheusServer.JOB, Map.of(), true, true));
+                            new PrometheusServer.Options(version, PrometheusServer.JOB, Map.of(), true, true));
                     PrometheusServer classic = PrometheusServer.start(
                             dir.resolve("prometheus-custom"),
                             List.of(target),
                             List.of(custom.resolve("recording-rules.yml"), custom.resolve("alerts.yml")),
                             new PrometheusServer.Options(
-                                    Mixin.CUSTOM_JOB, Map.of("cluster", Mixin.CUSTOM_CLUSTER), false, false))) {
+                                    version,
+                                    Mixin.CUSTOM_JOB,
+                                    Map.of("cluster", Mixin.CUSTOM_CLUSTER),
+                                    false,
+                                    false))) {
                 for (PrometheusServer p : List.of(prometheus, classic)) {
                     assertTrue(
                             PrometheusServer.await(
@@ -136,18 +150,22 @@ class DashboardsEndToEndIT {
                     int readsExit = reads.awaitExit(READS.plusSeconds(60));
                     assertEquals(0, readsExit, "PE reads exited with " + readsExit + ":\n" + reads.tail());
                 }
+                assertHistogramsStoredAs(prometheus, true, target, version);
+                assertHistogramsStoredAs(classic, false, target, version);
                 assertEveryDashboardQueryReturnsData(
                         prometheus,
                         GrafanaDashboard.all(),
                         Map.of("job", PrometheusServer.JOB, "instance", target),
                         loadStart,
-                        "default, native histograms");
+                        version + ", default, native histograms");
                 assertEveryDashboardQueryReturnsData(
                         classic,
                         GrafanaDashboard.all(custom.resolve("grafana")),
                         Map.of("cluster", Mixin.CUSTOM_CLUSTER, "job", Mixin.CUSTOM_JOB, "instance", target),
                         loadStart,
-                        "custom _config, classic histograms");
+                        version + ", custom _config, classic histograms");
+                assertEveryRuleEvaluatedAndEveryRecordingRuleHasSeries(prometheus, version + ", default");
+                assertEveryRuleEvaluatedAndEveryRecordingRuleHasSeries(classic, version + ", custom _config");
                 assertFleetAllMeansBlockscopeJobsOnly(prometheus);
             }
         }
@@ -186,6 +204,58 @@ class DashboardsEndToEndIT {
         assertTrue(checked > 40, "expected the dashboards' queries, found " + checked);
         assertEquals(List.of(), empty, which + ": dashboard queries without data from the real server");
         System.out.println("[e2e] " + which + ": all " + checked + " dashboard queries returned data for " + server);
+    }
+
+    /**
+     * The block hold time histogram (which the agent exports in both forms, and the load has filled) arrives
+     * native only or classic only, as asked: a native scrape that silently stayed classic would otherwise pass through the
+     * fallbacks unnoticed.
+     */
+    private static void assertHistogramsStoredAs(
+            PrometheusServer prometheus, boolean nativeHistograms, String target, PrometheusVersion version)
+            throws InterruptedException {
+        String selector = "{instance=\"" + target + "\"}";
+        String stored = nativeHistograms ? "blockscope_block_hold_seconds" : "blockscope_block_hold_seconds_count";
+        String other = nativeHistograms ? "blockscope_block_hold_seconds_count" : "blockscope_block_hold_seconds";
+        assertTrue(
+                PrometheusServer.await(
+                        Duration.ofSeconds(30),
+                        () -> prometheus.query(stored + selector).size() > 0),
+                version + (nativeHistograms ? " with" : " without") + " native histograms stored no " + stored
+                        + ": "
+                        + prometheus.query("count by (__name__) ({__name__=~\"blockscope_block_hold_seconds.*\"})")
+                        + "\n"
+                        + prometheus.logTail());
+        assertEquals(
+                0, prometheus.query(other + selector).size(), other + " stored as well: " + prometheus.query(other));
+    }
+
+    /**
+     * Rules as Prometheus ran them: every rule (alerts included) evaluated without error, and every recording
+     * rule's series exists, so nothing the alerts and the fleet dashboard read comes up empty.
+     */
+    private static void assertEveryRuleEvaluatedAndEveryRecordingRuleHasSeries(
+            PrometheusServer prometheus, String which) {
+        List<String> problems = new ArrayList<>();
+        int rules = 0;
+        for (JsonNode group : prometheus.ruleGroups()) {
+            for (JsonNode rule : group.path("rules")) {
+                rules++;
+                String name = rule.path("name").asText();
+                if (!"ok".equals(rule.path("health").asText())) {
+                    problems.add(name + ": health " + rule.path("health").asText() + ", "
+                            + rule.path("lastError").asText());
+                }
+                if ("recording".equals(rule.path("type").asText())
+                        && prometheus.query(name).isEmpty()) {
+                    problems.add(name + ": no series");
+                }
+            }
+        }
+        int expected = RuleFile.alerts().rules().size()
+                + RuleFile.recordingRules().rules().size();
+        assertEquals(expected, rules, which + ": rules loaded");
+        assertEquals(List.of(), problems, which + ": rules that failed or recorded nothing");
     }
 
     /**

@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * dashboards/k8s: what can be checked without a cluster. Every file parses as YAML; the PrometheusRule's
@@ -29,8 +31,10 @@ class KubernetesManifestsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Path k8s = ModulePaths.dashboards().resolve("k8s");
 
-    @Test
-    void prometheusRuleCarriesTheRenderedGroupsAndPassesPromtool(@TempDir Path dir) throws IOException {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(PrometheusVersion.class)
+    void prometheusRuleCarriesTheRenderedGroupsAndPassesPromtool(PrometheusVersion version, @TempDir Path dir)
+            throws IOException {
         JsonNode rule = single("prometheusrule.yaml");
         assertEquals("monitoring.coreos.com/v1", rule.path("apiVersion").asText());
         assertEquals("PrometheusRule", rule.path("kind").asText());
@@ -45,7 +49,7 @@ class KubernetesManifestsTest {
         ObjectNode ruleFile = RuleFile.YAML.createObjectNode();
         ruleFile.set("groups", groups);
         RuleFile.YAML.writeValue(dir.resolve("groups.yml").toFile(), ruleFile);
-        Promtool.Result result = Promtool.run(dir, "check", "rules", "groups.yml");
+        Promtool.Result result = Promtool.run(version, dir, "check", "rules", "groups.yml");
         assertTrue(result.ok(), result.output());
     }
 

@@ -18,15 +18,18 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The GC recording rules and alerts over native histograms, in a real Prometheus (promtool 2.42 cannot
  * load native histograms in unit tests), and over the classic series of the same histograms when
  * Prometheus runs without native histograms (Prometheus 2.x without the feature flag, 3.x without
- * scrape_native_histograms): the rules fall back to _bucket and _sum. Two fixture endpoints export {@code blockscope_gc_pause_seconds}
+ * scrape_native_histograms): the rules fall back to _bucket and _sum. Each on Debian's Prometheus 2.42
+ * and on Prometheus 3.16 ({@link PrometheusVersion}), native histograms switched on the way each needs. Two fixture endpoints export {@code blockscope_gc_pause_seconds}
  * (through client_java's protobuf writer, as the exporter does) and, once Prometheus has scraped them at
  * zero, record one known batch of pauses each:
  * <ul>
@@ -44,10 +47,16 @@ class NativeHistogramRulesIT {
     static final Set<String> RULES_TESTED_THERE =
             Set.of("instance:blockscope_gc_pause_seconds:p99_rate5m", "instance:blockscope_gc_pause_time:ratio_rate5m");
 
-    @ParameterizedTest(name = "native histograms {0}")
-    @ValueSource(booleans = {true, false})
-    void gcRulesAndAlertsWorkOnNativeAndClassicHistograms(boolean nativeHistograms, @TempDir Path dir)
-            throws Exception {
+    static Stream<Arguments> versionsAndNativeHistograms() {
+        return Stream.of(PrometheusVersion.values())
+                .flatMap(v -> Stream.of(Arguments.of(v, true), Arguments.of(v, false)));
+    }
+
+    @ParameterizedTest(name = "{0}, native histograms {1}")
+    @MethodSource("versionsAndNativeHistograms")
+    void gcRulesAndAlertsWorkOnNativeAndClassicHistograms(
+            PrometheusVersion version, boolean nativeHistograms, @TempDir Path dir) throws Exception {
+        version.prometheus(); // skips (locally) before the fixtures start when this release is missing
         Fixture busy = Fixture.start();
         Fixture spiky = Fixture.start();
         // Create the series at zero before the first scrape, so rate() sees every observation below.
@@ -60,8 +69,12 @@ class NativeHistogramRulesIT {
                 dir.resolve("prometheus"),
                 List.of(busy.target(), spiky.target()),
                 List.of(ModulePaths.recordingRules(), alerts),
-                new PrometheusServer.Options(PrometheusServer.JOB, java.util.Map.of(), nativeHistograms, false))) {
+                new PrometheusServer.Options(
+                        version, PrometheusServer.JOB, java.util.Map.of(), nativeHistograms, false))) {
+            // The form Prometheus stores is the one asked for, and only that one (so the rules below are
+            // tested on it, not on a fallback): native histograms come only through a protobuf scrape.
             String scraped = nativeHistograms ? "blockscope_gc_pause_seconds" : "blockscope_gc_pause_seconds_count";
+            String absent = nativeHistograms ? "blockscope_gc_pause_seconds_count" : "blockscope_gc_pause_seconds";
             assertTrue(
                     PrometheusServer.await(
                             Duration.ofSeconds(30),
@@ -69,8 +82,11 @@ class NativeHistogramRulesIT {
                                             .query("count(" + scraped + ") == 3")
                                             .size()
                                     == 1),
-                    "the fixture's three histograms were not scraped: " + prometheus.query(scraped) + "\n"
+                    "the fixture's three histograms were not scraped as " + scraped + ": "
+                            + prometheus.query("count by (__name__) ({__name__=~\"blockscope_gc_pause_seconds.*\"})")
+                            + "\n"
                             + prometheus.logTail());
+            assertEquals(0, prometheus.query(absent).size(), absent + " stored as well: " + prometheus.query(absent));
             for (int i = 0; i < 1000; i++) {
                 busyYoung.observe(0.020);
             }

@@ -24,10 +24,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * A real Prometheus (Debian's package) on loopback for a test: 1 s scrape and rule evaluation, one job
- * over the given targets, the given rule files. By default the job is {@code blockscope} and native
- * histograms are on; {@link Options} changes either, adds target labels (a cluster label) and can make
- * Prometheus scrape itself as job {@code prometheus} (a target of another job).
+ * A real Prometheus on loopback for a test: 1 s scrape and rule evaluation, one job over the given targets,
+ * the given rule files. By default it is Debian's 2.x, the job is {@code blockscope} and native histograms
+ * are on; {@link Options} picks the release ({@link PrometheusVersion}), changes the job or native
+ * histograms, adds target labels (a cluster label) and can make Prometheus scrape itself as job
+ * {@code prometheus} (a target of another job).
  */
 final class PrometheusServer implements AutoCloseable {
 
@@ -47,12 +48,19 @@ final class PrometheusServer implements AutoCloseable {
     }
 
     /**
-     * How to run it. {@code nativeHistograms}: Prometheus 2.x's --enable-feature=native-histograms (protobuf
-     * scrapes, histograms stored native only); off, it scrapes text and stores the classic series.
+     * How to run it. {@code nativeHistograms} on: what each release needs to scrape native histograms, as the
+     * shipped example configs say (2.x: --enable-feature=native-histograms; 3.x: scrape_native_histograms:
+     * true in the scrape config, prometheus-3.yml); either way Prometheus then negotiates protobuf and stores
+     * the histograms native only. Off, it scrapes text and stores the classic series.
      */
-    record Options(String job, Map<String, String> targetLabels, boolean nativeHistograms, boolean scrapeItself) {
+    record Options(
+            PrometheusVersion version,
+            String job,
+            Map<String, String> targetLabels,
+            boolean nativeHistograms,
+            boolean scrapeItself) {
         static Options defaults() {
-            return new Options(JOB, Map.of(), true, false);
+            return new Options(PrometheusVersion.V2, JOB, Map.of(), true, false);
         }
     }
 
@@ -64,7 +72,7 @@ final class PrometheusServer implements AutoCloseable {
     static PrometheusServer start(Path workDir, List<String> targets, List<Path> ruleFiles, Options options)
             throws IOException, InterruptedException {
         Files.createDirectories(workDir);
-        Path binary = Promtool.requireBinary("prometheus");
+        Path binary = options.version().prometheus();
         int port = freePort();
         ObjectNode config = RuleFile.YAML.createObjectNode();
         config.putObject("global")
@@ -76,6 +84,9 @@ final class PrometheusServer implements AutoCloseable {
         ArrayNode scrapeConfigs = config.putArray("scrape_configs");
         ObjectNode job = scrapeConfigs.addObject();
         job.put("job_name", options.job());
+        if (options.nativeHistograms() && options.version().nativeHistogramsInScrapeConfig()) {
+            job.put("scrape_native_histograms", true);
+        }
         ObjectNode staticConfig = job.putArray("static_configs").addObject();
         ArrayNode staticTargets = staticConfig.putArray("targets");
         targets.forEach(staticTargets::add);
@@ -99,7 +110,7 @@ final class PrometheusServer implements AutoCloseable {
                 "--web.listen-address=127.0.0.1:" + port,
                 "--rules.alert.resend-delay=1s",
                 "--log.level=warn"));
-        if (options.nativeHistograms()) {
+        if (options.nativeHistograms() && !options.version().nativeHistogramsInScrapeConfig()) {
             command.add("--enable-feature=native-histograms");
         }
         Process process = new ProcessBuilder(command)
@@ -108,7 +119,23 @@ final class PrometheusServer implements AutoCloseable {
                 .start();
         PrometheusServer server = new PrometheusServer(process, log, URI.create("http://127.0.0.1:" + port));
         server.awaitReady();
+        String version = server.version();
+        if (!version.startsWith(options.version().major() + ".")) {
+            server.close();
+            throw new IllegalStateException(binary + " reports version '" + version + "', not " + options.version()
+                    + (version.isEmpty() ? " (a go install without -ldflags: build it with .ci/prometheus3.sh)" : ""));
+        }
         return server;
+    }
+
+    /** The release the server reports, e.g. {@code 3.16.0}. */
+    String version() {
+        return get("/api/v1/status/buildinfo").path("data").path("version").asText();
+    }
+
+    /** The rule groups Prometheus loaded, with each rule's health, last error and last evaluation. */
+    JsonNode ruleGroups() {
+        return get("/api/v1/rules").path("data").path("groups");
     }
 
     /** An instant query; the {@code data.result} array. */

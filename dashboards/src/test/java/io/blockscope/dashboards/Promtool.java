@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Runs promtool (Debian's prometheus package) and captures what it says. */
+/** Runs promtool (Debian's 2.x by default, or the one of another {@link PrometheusVersion}) and captures what it says. */
 final class Promtool {
 
     /** Exit code and combined stdout/stderr of one run. */
@@ -20,10 +20,6 @@ final class Promtool {
     }
 
     private Promtool() {}
-
-    static Path binary() {
-        return requireBinary("promtool");
-    }
 
     /** Finds a binary of the prometheus package; fails with what to install when it is missing. */
     static Path requireBinary(String name) {
@@ -42,8 +38,12 @@ final class Promtool {
     }
 
     static Result run(Path workDir, String... args) {
+        return run(PrometheusVersion.V2, workDir, args);
+    }
+
+    static Result run(PrometheusVersion version, Path workDir, String... args) {
         List<String> command = new ArrayList<>();
-        command.add(binary().toString());
+        command.add(version.promtool().toString());
         command.addAll(List.of(args));
         try {
             Process process = new ProcessBuilder(command)

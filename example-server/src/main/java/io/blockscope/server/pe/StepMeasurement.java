@@ -1,5 +1,6 @@
 package io.blockscope.server.pe;
 
+import io.blockscope.server.jvm.GcPauses;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -21,8 +22,9 @@ final class StepMeasurement {
     long rowsRead;
     long rowsReturned;
     long elapsedNanos;
-    long gcPauseCount;
-    long gcPauseMillis;
+    /** Pauses per collector over the step's slices; null until the first slice. */
+    GcPauses.Reading gc;
+
     long allocatedBytes;
     boolean allocationKnown = true;
     long cacheRequests;
@@ -50,8 +52,7 @@ final class StepMeasurement {
         this.rowsReturned += rowsReturned;
         this.elapsedNanos += elapsedNanos;
         this.latencies.add(sliceLatencies);
-        this.gcPauseCount += cost.gcPauseCount();
-        this.gcPauseMillis += cost.gcPauseMillis();
+        this.gc = gc == null ? cost.gc() : gc.plus(cost.gc());
         long allocated = target.countsWorkerAllocation() ? workerAllocatedBytes : cost.allocatedBytes();
         if (allocated < 0) {
             allocationKnown = false;
@@ -98,8 +99,22 @@ final class StepMeasurement {
         return latencies.getTotalCount() == 0 ? 0 : latencies.getMaxValue() / 1000.0;
     }
 
+    long gcPauseCount() {
+        return gc == null ? 0 : gc.count();
+    }
+
     double gcPauseSeconds() {
-        return gcPauseMillis / 1000.0;
+        return gc == null ? 0 : gc.seconds();
+    }
+
+    /** Seconds of GC pause per second of the step. */
+    double gcPauseSecondsPerSecond() {
+        return elapsedNanos == 0 ? 0 : gcPauseSeconds() / seconds();
+    }
+
+    /** {@code jfr}, {@code mxbean-fallback} or {@code none}: where the pause figures come from. */
+    String gcSource() {
+        return gc == null ? "none" : gc.source();
     }
 
     /** Heap bytes allocated per operation, or NaN when the target could not count them. */

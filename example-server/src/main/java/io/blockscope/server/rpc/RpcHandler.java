@@ -175,7 +175,11 @@ final class RpcHandler extends Handler.Abstract {
         }
         if (path.equals("/status")) {
             requireMethod(method, "GET", path);
-            sendJson(response, callback, 200, status());
+            // ?gc=settled: PE's readings, which must see every GC pause up to the request
+            boolean settleGc = "settled"
+                    .equals(Request.extractQueryParameters(request, StandardCharsets.UTF_8)
+                            .getValue("gc"));
+            sendJson(response, callback, 200, status(settleGc));
             return;
         }
         if (path.equals("/v1/tables")) {
@@ -420,7 +424,7 @@ final class RpcHandler extends Handler.Abstract {
         sendJson(response, callback, status, body);
     }
 
-    private Map<String, Object> status() {
+    private Map<String, Object> status(boolean settleGc) {
         Map<String, Object> status = new LinkedHashMap<>(statusSource.get());
         status.put("blockRefsOutstanding", tables.outstandingBlockReferences());
         status.put("tables", tablesJson());
@@ -439,7 +443,7 @@ final class RpcHandler extends Handler.Abstract {
         l.put("maxConnectionsPerClient", limits.maxConnectionsPerClient());
         l.put("allowedFilterClasses", filterClasses.names());
         status.put("limits", l);
-        status.put("jvm", JvmStatus.snapshot());
+        status.put("jvm", JvmStatus.snapshot(settleGc));
         return status;
     }
 

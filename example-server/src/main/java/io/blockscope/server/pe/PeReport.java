@@ -181,6 +181,8 @@ final class PeReport {
         r.put("gcByCollector", byCollector);
         r.put("allocBytesPerOp", finite(m.allocBytesPerOp()));
         r.put("allocBytesPerRow", finite(m.allocBytesPerRow()));
+        r.put("processCpuSeconds", processCpuSeconds(m));
+        r.put("processCpuNanosPerOp", finite(round(m.processCpuNanosPerOp(), 1)));
         r.put("allocSource", m.target.countsWorkerAllocation() ? "worker-threads" : "server-jvm");
         r.put("cacheHitRatio", finite(round(m.cacheHitRatio(), 5)));
         r.put("baseline", base.target.label());
@@ -193,6 +195,10 @@ final class PeReport {
             r.put("firstError", m.firstError);
         }
         return r;
+    }
+
+    private static Object processCpuSeconds(StepMeasurement m) {
+        return m.processCpuNanos < 0 ? null : round(m.processCpuNanos / 1e9, 6);
     }
 
     private static Object finite(double value) {
@@ -218,7 +224,22 @@ final class PeReport {
         ManagementFactory.getGarbageCollectorMXBeans().forEach(gc -> collectors.add(gc.getName()));
         e.put("garbageCollectors", collectors);
         e.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        e.put("cpu", cpuModel());
+        // a shared machine: how busy it was is part of the figure
+        e.put("loadAverageAtEnd", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         return e;
+    }
+
+    /** The CPU model from /proc/cpuinfo (Linux), or the architecture elsewhere. */
+    private static String cpuModel() {
+        try (java.util.stream.Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
+            return lines.filter(l -> l.startsWith("model name"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim())
+                    .findFirst()
+                    .orElse(System.getProperty("os.arch"));
+        } catch (IOException | RuntimeException e) {
+            return System.getProperty("os.arch");
+        }
     }
 
     private static Map<String, Object> settings(PeSettings s) {

@@ -1,5 +1,6 @@
 package io.blockscope.server.pe;
 
+import io.blockscope.server.jvm.ProcessCpu;
 import io.blockscope.server.jvm.ThreadAllocation;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -113,6 +114,7 @@ public final class PerformanceEvaluation {
                             slice.latencies,
                             slice.cost,
                             slice.workerAllocatedBytes);
+                    m.addProcessCpu(slice.processCpuNanos);
                     if (slice.errors > 0) {
                         m.addErrors(slice.errors, slice.firstError);
                     }
@@ -155,6 +157,7 @@ public final class PerformanceEvaluation {
         long rowsReturned;
         long elapsedNanos;
         long workerAllocatedBytes;
+        long processCpuNanos;
         Histogram latencies;
         CostSnapshot cost;
         long errors;
@@ -192,15 +195,18 @@ public final class PerformanceEvaluation {
         for (Worker worker : workers) {
             worker.endNanos = end;
         }
+        long cpuAtStart = ProcessCpu.nanos();
         start.countDown();
         for (Thread t : running) {
             t.join();
         }
         long elapsed = System.nanoTime() - startNanos;
+        long cpuAtEnd = ProcessCpu.nanos();
         CostSnapshot after = target.cost(true);
 
         Slice slice = new Slice();
         slice.elapsedNanos = elapsed;
+        slice.processCpuNanos = cpuAtStart < 0 || cpuAtEnd < 0 ? ProcessCpu.UNKNOWN : cpuAtEnd - cpuAtStart;
         slice.cost = after.minus(before);
         slice.latencies = StepMeasurement.newHistogram();
         for (Worker w : workers) {

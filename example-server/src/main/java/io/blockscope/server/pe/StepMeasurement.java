@@ -28,6 +28,7 @@ final class StepMeasurement {
     long allocatedBytes;
     boolean allocationKnown = true;
     long cacheRequests;
+    long processCpuNanos;
     long cacheMisses;
     int slices;
     long errors;
@@ -62,6 +63,16 @@ final class StepMeasurement {
         this.cacheRequests += cost.cacheRequests();
         this.cacheMisses += cost.cacheMisses();
         this.slices++;
+    }
+
+    /** CPU time of the whole process during a slice, or -1 when unknown (the step's becomes unknown). */
+    void addProcessCpu(long nanos) {
+        processCpuNanos = processCpuNanos < 0 || nanos < 0 ? -1 : processCpuNanos + nanos;
+    }
+
+    /** Process CPU nanoseconds per operation (all threads: reads, GC, JIT, an agent), or NaN. */
+    double processCpuNanosPerOp() {
+        return processCpuNanos < 0 || ops == 0 ? Double.NaN : (double) processCpuNanos / ops;
     }
 
     void addErrors(long count, String first) {

@@ -31,13 +31,24 @@ public final class GcPauses {
         this.monitoring = GcMonitoring.start(registry, PrometheusProperties.get(), wanted);
     }
 
+    private static volatile boolean started;
+
     /** The JVM-wide reader, started on first use (one JFR stream, from then on). */
     public static GcPauses shared() {
         return Shared.INSTANCE;
     }
 
+    /** Whether {@link #shared()} has been started: a server runs no JFR stream until PE asks for one. */
+    public static boolean sharedStarted() {
+        return started;
+    }
+
     private static final class Shared {
         static final GcPauses INSTANCE = new GcPauses(GcMonitoring.Source.JFR);
+
+        static {
+            started = true;
+        }
     }
 
     /** One collector's cumulative pauses. */
@@ -58,7 +69,7 @@ public final class GcPauses {
     public record Reading(String source, boolean settled, Map<String, Pause> byCollector) {
 
         public static Reading empty(String source) {
-            return new Reading(source, true, Map.of());
+            return new Reading(source, false, Map.of());
         }
 
         public long count() {

@@ -24,7 +24,11 @@ final class JvmStatus {
      */
     static Map<String, Object> snapshot(boolean settleGc) {
         Map<String, Object> m = new LinkedHashMap<>();
-        GcPauses.Reading gc = GcPauses.shared().read(settleGc);
+        // The JFR reader starts with the first settled request (PE's): a server nobody measures
+        // runs no recording of ours, and a plain /status never waits for one to start.
+        GcPauses.Reading gc = settleGc || GcPauses.sharedStarted()
+                ? GcPauses.shared().read(settleGc)
+                : GcPauses.Reading.empty("not-started");
         m.put("gcSource", gc.source());
         m.put("gcSettled", gc.settled());
         m.put("gcPauseCount", gc.count());

@@ -6,7 +6,7 @@ import io.blockscope.server.cache.CacheConfig;
 import io.blockscope.server.cache.CacheDeploy;
 import io.blockscope.server.cache.CacheStats;
 import io.blockscope.server.filter.FilterSpec;
-import io.blockscope.server.jvm.GcSnapshot;
+import io.blockscope.server.jvm.GcPauses;
 import io.blockscope.server.load.TableSpec;
 import io.blockscope.server.region.CacheDescription;
 import io.blockscope.server.region.ReadResult;
@@ -88,10 +88,9 @@ final class InProcessTarget implements ReadTarget {
     }
 
     @Override
-    public CostSnapshot cost() {
-        GcSnapshot gc = GcSnapshot.take();
+    public CostSnapshot cost(boolean settleGc) {
         CacheStats stats = cache.getStats();
-        return new CostSnapshot(gc.pauseCount(), gc.pauseMillis(), -1, stats.requestCount(), stats.missCount());
+        return new CostSnapshot(GcPauses.shared().read(settleGc), -1, stats.requestCount(), stats.missCount());
     }
 
     @Override

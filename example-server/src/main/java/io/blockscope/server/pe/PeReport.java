@@ -30,7 +30,7 @@ final class PeReport {
             "p99 us",
             "p99.9 us",
             "gc#",
-            "gc s",
+            "gc ms/s",
             "alloc B/op",
             "alloc B/row",
             "gain",
@@ -59,18 +59,38 @@ final class PeReport {
                     m.micros(50),
                     m.micros(99),
                     m.micros(99.9),
-                    m.gcPauseCount,
-                    m.gcPauseSeconds(),
+                    m.gcPauseCount(),
+                    m.gcPauseSecondsPerSecond() * 1000,
                     number(m.allocBytesPerOp()),
                     number(m.allocBytesPerRow()),
                     isBase ? "base" : ratio(gain(m, base)),
                     isBase ? "" : ratio(allocReduction(m, base)),
                     isBase ? "" : ratio(gcReduction(m, base))));
+            if (m.gc != null && !m.gc.byCollector().isEmpty()) {
+                lines.add("    gc pauses (" + gcSourceLabel(m) + "): " + byCollector(m));
+            }
             if (m.errors > 0) {
                 lines.add("    ! " + m.errors + " worker(s) of " + m.target.label() + " failed: " + m.firstError);
             }
         }
         return lines;
+    }
+
+    private static String gcSourceLabel(StepMeasurement m) {
+        String source = m.gcSource();
+        if (source.equals("mxbean-fallback")) {
+            return "GC MXBeans, fallback: JFR could not start; collection time, whole ms";
+        }
+        return m.gc.settled() ? source : source + ", not all delivered in time";
+    }
+
+    /** {@code G1New 12 pauses 1.234 ms/s, G1Old 2 pauses 0.101 ms/s} */
+    private static String byCollector(StepMeasurement m) {
+        List<String> parts = new ArrayList<>();
+        m.gc.byCollector()
+                .forEach((gc, p) -> parts.add(String.format(
+                        "%s %d pauses %.3f ms/s", gc, p.count(), p.seconds() * 1000 / Math.max(1e-9, m.seconds()))));
+        return String.join(", ", parts);
     }
 
     static double gain(StepMeasurement m, StepMeasurement base) {
@@ -143,10 +163,26 @@ final class PeReport {
         r.put("p999Micros", round(m.micros(99.9), 1));
         r.put("meanMicros", round(m.meanMicros(), 1));
         r.put("maxMicros", round(m.maxMicros(), 1));
-        r.put("gcPauseCount", m.gcPauseCount);
-        r.put("gcPauseSeconds", round(m.gcPauseSeconds(), 4));
+        r.put("gcSource", m.gcSource());
+        r.put("gcSettled", m.gc == null || m.gc.settled());
+        r.put("gcPauseCount", m.gcPauseCount());
+        r.put("gcPauseSeconds", round(m.gcPauseSeconds(), 6));
+        r.put("gcPauseSecondsPerSecond", round(m.gcPauseSecondsPerSecond(), 6));
+        Map<String, Object> byCollector = new LinkedHashMap<>();
+        if (m.gc != null) {
+            m.gc.byCollector().forEach((gc, p) -> {
+                Map<String, Object> c = new LinkedHashMap<>();
+                c.put("pauseCount", p.count());
+                c.put("pauseSeconds", round(p.seconds(), 6));
+                c.put("pauseSecondsPerSecond", round(p.seconds() / Math.max(1e-9, m.seconds()), 6));
+                byCollector.put(gc, c);
+            });
+        }
+        r.put("gcByCollector", byCollector);
         r.put("allocBytesPerOp", finite(m.allocBytesPerOp()));
         r.put("allocBytesPerRow", finite(m.allocBytesPerRow()));
+        r.put("processCpuSeconds", processCpuSeconds(m));
+        r.put("processCpuNanosPerOp", finite(round(m.processCpuNanosPerOp(), 1)));
         r.put("allocSource", m.target.countsWorkerAllocation() ? "worker-threads" : "server-jvm");
         r.put("cacheHitRatio", finite(round(m.cacheHitRatio(), 5)));
         r.put("baseline", base.target.label());
@@ -159,6 +195,10 @@ final class PeReport {
             r.put("firstError", m.firstError);
         }
         return r;
+    }
+
+    private static Object processCpuSeconds(StepMeasurement m) {
+        return m.processCpuNanos < 0 ? null : round(m.processCpuNanos / 1e9, 6);
     }
 
     private static Object finite(double value) {
@@ -184,7 +224,22 @@ final class PeReport {
         ManagementFactory.getGarbageCollectorMXBeans().forEach(gc -> collectors.add(gc.getName()));
         e.put("garbageCollectors", collectors);
         e.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        e.put("cpu", cpuModel());
+        // a shared machine: how busy it was is part of the figure
+        e.put("loadAverageAtEnd", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         return e;
+    }
+
+    /** The CPU model from /proc/cpuinfo (Linux), or the architecture elsewhere. */
+    private static String cpuModel() {
+        try (java.util.stream.Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
+            return lines.filter(l -> l.startsWith("model name"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim())
+                    .findFirst()
+                    .orElse(System.getProperty("os.arch"));
+        } catch (IOException | RuntimeException e) {
+            return System.getProperty("os.arch");
+        }
     }
 
     private static Map<String, Object> settings(PeSettings s) {

@@ -1,5 +1,6 @@
 package io.blockscope.server.pe;
 
+import io.blockscope.server.jvm.ProcessCpu;
 import io.blockscope.server.jvm.ThreadAllocation;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,9 +23,17 @@ public final class PerformanceEvaluation {
     private final PeSettings settings;
     private final List<ReadTarget> targets;
     private final ProgressLine progress;
+    private final ThreadAllocation allocation;
     private long sliceCounter;
 
     PerformanceEvaluation(PeSettings settings, List<ReadTarget> targets, ProgressLine progress) {
+        this(settings, targets, progress, ThreadAllocation.platform());
+    }
+
+    /** With {@code allocation} counting the workers' heap bytes (a test passes an unsupported one). */
+    PerformanceEvaluation(
+            PeSettings settings, List<ReadTarget> targets, ProgressLine progress, ThreadAllocation allocation) {
+        this.allocation = allocation;
         if (targets.isEmpty()) {
             throw new IllegalArgumentException("nothing to measure: no configuration");
         }
@@ -105,6 +114,7 @@ public final class PerformanceEvaluation {
                             slice.latencies,
                             slice.cost,
                             slice.workerAllocatedBytes);
+                    m.addProcessCpu(slice.processCpuNanos);
                     if (slice.errors > 0) {
                         m.addErrors(slice.errors, slice.firstError);
                     }
@@ -147,6 +157,7 @@ public final class PerformanceEvaluation {
         long rowsReturned;
         long elapsedNanos;
         long workerAllocatedBytes;
+        long processCpuNanos;
         Histogram latencies;
         CostSnapshot cost;
         long errors;
@@ -164,7 +175,10 @@ public final class PerformanceEvaluation {
         for (int i = 0; i < threads; i++) {
             long quota = ops > 0 ? share(ops, threads, i) : 0;
             workers[i] = new Worker(
-                    target.newSession(shape, settings.seed() + sliceId * 1_000_003L + i), quota, progress.ops());
+                    target.newSession(shape, settings.seed() + sliceId * 1_000_003L + i),
+                    quota,
+                    progress.ops(),
+                    allocation);
         }
         CountDownLatch ready = new CountDownLatch(threads);
         CountDownLatch start = new CountDownLatch(1);
@@ -175,21 +189,24 @@ public final class PerformanceEvaluation {
             running[i].start();
         }
         ready.await();
-        CostSnapshot before = target.cost();
+        CostSnapshot before = target.cost(false);
         long startNanos = System.nanoTime();
         long end = nanos > 0 ? startNanos + nanos : Long.MAX_VALUE;
         for (Worker worker : workers) {
             worker.endNanos = end;
         }
+        long cpuAtStart = ProcessCpu.nanos();
         start.countDown();
         for (Thread t : running) {
             t.join();
         }
         long elapsed = System.nanoTime() - startNanos;
-        CostSnapshot after = target.cost();
+        long cpuAtEnd = ProcessCpu.nanos();
+        CostSnapshot after = target.cost(true);
 
         Slice slice = new Slice();
         slice.elapsedNanos = elapsed;
+        slice.processCpuNanos = cpuAtStart < 0 || cpuAtEnd < 0 ? ProcessCpu.UNKNOWN : cpuAtEnd - cpuAtStart;
         slice.cost = after.minus(before);
         slice.latencies = StepMeasurement.newHistogram();
         for (Worker w : workers) {
@@ -197,7 +214,10 @@ public final class PerformanceEvaluation {
             slice.rowsRead += w.rowsRead;
             slice.rowsReturned += w.session.rowsReturned();
             slice.latencies.add(w.latencies);
-            slice.workerAllocatedBytes += w.allocatedBytes;
+            // one worker that could not count makes the slice's figure unknown, not smaller
+            slice.workerAllocatedBytes = slice.workerAllocatedBytes < 0 || w.allocatedBytes < 0
+                    ? ThreadAllocation.UNKNOWN
+                    : slice.workerAllocatedBytes + w.allocatedBytes;
             if (w.error != null) {
                 slice.errors++;
                 if (slice.firstError == null) {
@@ -213,6 +233,7 @@ public final class PerformanceEvaluation {
         final Session session;
         final long quota;
         final LongAdder progressOps;
+        final ThreadAllocation allocation;
         final Histogram latencies = StepMeasurement.newHistogram();
         volatile long endNanos;
         long ops;
@@ -220,8 +241,9 @@ public final class PerformanceEvaluation {
         long allocatedBytes;
         Exception error;
 
-        Worker(Session session, long quota, LongAdder progressOps) {
+        Worker(Session session, long quota, LongAdder progressOps, ThreadAllocation allocation) {
             this.session = session;
+            this.allocation = allocation;
             this.quota = quota;
             this.progressOps = progressOps;
         }
@@ -236,7 +258,7 @@ public final class PerformanceEvaluation {
             }
             long end = endNanos;
             long highest = latencies.getHighestTrackableValue();
-            long allocatedAtStart = ThreadAllocation.currentThread();
+            long allocatedAtStart = allocation.ofCurrentThread();
             try {
                 while (quota == 0 || ops < quota) {
                     long t0 = System.nanoTime();
@@ -252,7 +274,7 @@ public final class PerformanceEvaluation {
             } catch (Exception e) {
                 error = e;
             }
-            allocatedBytes = ThreadAllocation.currentThread() - allocatedAtStart;
+            allocatedBytes = ThreadAllocation.between(allocatedAtStart, allocation.ofCurrentThread());
         }
     }
 }

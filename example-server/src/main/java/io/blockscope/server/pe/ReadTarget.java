@@ -28,8 +28,15 @@ interface ReadTarget extends AutoCloseable {
 
     Session newSession(WorkloadShape shape, long seed) throws Exception;
 
-    /** The serving JVM's cumulative costs. */
-    CostSnapshot cost() throws Exception;
+    /**
+     * The serving JVM's cumulative costs.
+     *
+     * @param settleGc first wait (about a second: JFR's flush) until every GC pause that ended
+     *     before the call has been counted. A slice's end is read settled; its start need not be,
+     *     as the previous slice's end was, and only the few milliseconds that set up the slice lie
+     *     between (a pause there counts to the slice).
+     */
+    CostSnapshot cost(boolean settleGc) throws Exception;
 
     /**
      * True when allocation is counted per worker thread (in-process: exactly the reads' own cost);

@@ -1,13 +1,16 @@
 package io.blockscope.server.pe;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.blockscope.server.jvm.GcPauses;
 import io.blockscope.server.load.TableSpec;
 import io.blockscope.server.rpc.RpcClient;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 
 /**
  * A running server, read over RPC. Its read path and deploy come from its {@code /status}; its GC
@@ -96,13 +99,23 @@ final class RpcTarget implements ReadTarget {
     }
 
     @Override
-    public CostSnapshot cost() throws Exception {
-        JsonNode status = client.status();
+    public CostSnapshot cost(boolean settleGc) throws Exception {
+        JsonNode status = settleGc ? client.statusWithSettledGc() : client.status();
         JsonNode jvm = status.path("jvm");
         JsonNode stats = status.path("cache").path("stats");
+        Map<String, GcPauses.Pause> pauses = new TreeMap<>();
+        jvm.path("gcPauses")
+                .fields()
+                .forEachRemaining(e -> pauses.put(
+                        e.getKey(),
+                        new GcPauses.Pause(
+                                e.getValue().path("count").asLong(),
+                                e.getValue().path("seconds").asDouble())));
         return new CostSnapshot(
-                jvm.path("gcPauseCount").asLong(),
-                Math.round(jvm.path("gcPauseSeconds").asDouble() * 1000),
+                new GcPauses.Reading(
+                        jvm.path("gcSource").asText("none"),
+                        jvm.path("gcSettled").asBoolean(false),
+                        pauses),
                 jvm.path("allocatedBytes").asLong(-1),
                 stats.path("requests").asLong(),
                 stats.path("misses").asLong());

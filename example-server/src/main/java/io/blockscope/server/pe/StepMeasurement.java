@@ -1,5 +1,6 @@
 package io.blockscope.server.pe;
 
+import io.blockscope.server.jvm.GcPauses;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -21,11 +22,13 @@ final class StepMeasurement {
     long rowsRead;
     long rowsReturned;
     long elapsedNanos;
-    long gcPauseCount;
-    long gcPauseMillis;
+    /** Pauses per collector over the step's slices; null until the first slice. */
+    GcPauses.Reading gc;
+
     long allocatedBytes;
     boolean allocationKnown = true;
     long cacheRequests;
+    long processCpuNanos;
     long cacheMisses;
     int slices;
     long errors;
@@ -50,8 +53,7 @@ final class StepMeasurement {
         this.rowsReturned += rowsReturned;
         this.elapsedNanos += elapsedNanos;
         this.latencies.add(sliceLatencies);
-        this.gcPauseCount += cost.gcPauseCount();
-        this.gcPauseMillis += cost.gcPauseMillis();
+        this.gc = gc == null ? cost.gc() : gc.plus(cost.gc());
         long allocated = target.countsWorkerAllocation() ? workerAllocatedBytes : cost.allocatedBytes();
         if (allocated < 0) {
             allocationKnown = false;
@@ -61,6 +63,16 @@ final class StepMeasurement {
         this.cacheRequests += cost.cacheRequests();
         this.cacheMisses += cost.cacheMisses();
         this.slices++;
+    }
+
+    /** CPU time of the whole process during a slice, or -1 when unknown (the step's becomes unknown). */
+    void addProcessCpu(long nanos) {
+        processCpuNanos = processCpuNanos < 0 || nanos < 0 ? -1 : processCpuNanos + nanos;
+    }
+
+    /** Process CPU nanoseconds per operation (all threads: reads, GC, JIT, an agent), or NaN. */
+    double processCpuNanosPerOp() {
+        return processCpuNanos < 0 || ops == 0 ? Double.NaN : (double) processCpuNanos / ops;
     }
 
     void addErrors(long count, String first) {
@@ -98,8 +110,22 @@ final class StepMeasurement {
         return latencies.getTotalCount() == 0 ? 0 : latencies.getMaxValue() / 1000.0;
     }
 
+    long gcPauseCount() {
+        return gc == null ? 0 : gc.count();
+    }
+
     double gcPauseSeconds() {
-        return gcPauseMillis / 1000.0;
+        return gc == null ? 0 : gc.seconds();
+    }
+
+    /** Seconds of GC pause per second of the step. */
+    double gcPauseSecondsPerSecond() {
+        return elapsedNanos == 0 ? 0 : gcPauseSeconds() / seconds();
+    }
+
+    /** {@code jfr}, {@code mxbean-fallback} or {@code none}: where the pause figures come from. */
+    String gcSource() {
+        return gc == null ? "none" : gc.source();
     }
 
     /** Heap bytes allocated per operation, or NaN when the target could not count them. */

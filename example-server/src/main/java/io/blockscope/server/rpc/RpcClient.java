@@ -119,7 +119,16 @@ public final class RpcClient {
     }
 
     public JsonNode status() throws IOException {
-        HttpResponse<byte[]> response = exchange(httpGet("/status"), HttpResponse.BodyHandlers.ofByteArray());
+        return status("/status");
+    }
+
+    /** The status once every GC pause up to now has reached the server's JFR reader (about a second). */
+    public JsonNode statusWithSettledGc() throws IOException {
+        return status("/status?gc=settled");
+    }
+
+    private JsonNode status(String pathAndQuery) throws IOException {
+        HttpResponse<byte[]> response = exchange(httpGet(pathAndQuery), HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() != 200) {
             throw new RpcClientException(response.statusCode(), new String(response.body(), StandardCharsets.UTF_8));
         }

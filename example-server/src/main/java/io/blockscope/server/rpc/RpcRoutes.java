@@ -2,6 +2,7 @@ package io.blockscope.server.rpc;
 
 import io.blockscope.server.filter.FilterClasses;
 import io.blockscope.server.region.Tables;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -42,7 +43,15 @@ final class RpcRoutes {
                 get((request, response, callback) -> responses.text(response, callback, "ok\n"), shared));
         routes.addMapping(
                 new ServletPathSpec("/status"),
-                get((request, response, callback) -> responses.json(response, callback, 200, status.status()), shared));
+                get(
+                        (request, response, callback) -> responses.json(
+                                response,
+                                callback,
+                                200,
+                                status.status("settled"
+                                        .equals(Request.extractQueryParameters(request, StandardCharsets.UTF_8)
+                                                .getValue("gc")))),
+                        shared));
         routes.addMapping(
                 new ServletPathSpec("/v1/tables"),
                 get(

@@ -1,6 +1,7 @@
 package io.blockscope.server.rpc;
 
 import io.blockscope.server.filter.FilterClasses;
+import io.blockscope.server.jvm.ThreadAllocation;
 import io.blockscope.server.region.Tables;
 import java.net.URI;
 import java.util.Map;
@@ -44,7 +45,14 @@ public final class RpcServer implements AutoCloseable {
             Supplier<Map<String, Object>> status,
             int threads)
             throws Exception {
-        QueuedThreadPool pool = new QueuedThreadPool(Math.max(threads, 8), Math.min(8, threads));
+        QueuedThreadPool pool = new QueuedThreadPool(Math.max(threads, 8), Math.min(8, threads)) {
+            // A request thread that idles out hands its allocation in as it ends, so /status's
+            // allocatedBytes never drops when the pool shrinks (PE would undercount the step).
+            @Override
+            public Thread newThread(Runnable runnable) {
+                return super.newThread(ThreadAllocation.platform().counted(runnable));
+            }
+        };
         pool.setName("rpc");
         Server server = new Server(pool);
         HttpConfiguration http = new HttpConfiguration();

@@ -31,7 +31,8 @@ final class ServerStatus {
         this.metrics = metrics;
     }
 
-    Map<String, Object> status() {
+    /** @param settleGc PE's readings, which must see every GC pause up to the request ({@code ?gc=settled}) */
+    Map<String, Object> status(boolean settleGc) {
         Map<String, Object> status = new LinkedHashMap<>(statusSource.get());
         status.put("blockRefsOutstanding", tables.outstandingBlockReferences());
         status.put("tables", tables());
@@ -50,7 +51,7 @@ final class ServerStatus {
         l.put("maxConnectionsPerClient", limits.maxConnectionsPerClient());
         l.put("allowedFilterClasses", filterClasses.names());
         status.put("limits", l);
-        status.put("jvm", JvmStatus.snapshot());
+        status.put("jvm", JvmStatus.snapshot(settleGc));
         return status;
     }
 

@@ -121,6 +121,19 @@ public final class GcMonitoring implements AutoCloseable {
         return source;
     }
 
+    /**
+     * Waits until the pauses of every collection that ended before this call are in the metrics, so
+     * that a reader comparing two readings charges each pause to the right interval. Only JFR can
+     * tell (a marker event through its ordered stream); for the MXBean source this returns false at
+     * once, as it does on timeout.
+     */
+    public boolean awaitDelivered(java.time.Duration timeout) throws InterruptedException {
+        if (collector instanceof EventBarrier) {
+            return ((EventBarrier) collector).awaitDelivered(timeout.toNanos());
+        }
+        return false;
+    }
+
     @Override
     public void close() {
         if (collector == null) {

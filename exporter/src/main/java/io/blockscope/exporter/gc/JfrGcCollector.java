@@ -6,16 +6,24 @@ import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
+import java.lang.reflect.Method;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import jdk.jfr.AnnotationElement;
+import jdk.jfr.EventFactory;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.FlightRecorderListener;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
 import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
+import jdk.jfr.StackTrace;
+import jdk.jfr.ValueDescriptor;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingStream;
 
@@ -25,13 +33,14 @@ import jdk.jfr.consumer.RecordingStream;
  * <p>This is the only class that touches {@code jdk.jfr}: on a JVM without the module it fails to
  * link, and {@link GcMonitoring} falls back to the MXBeans.
  */
-final class JfrGcCollector implements AutoCloseable {
+final class JfrGcCollector implements AutoCloseable, EventBarrier {
 
     private static final String GC = "jdk.GarbageCollection";
     private static final String PHASE_PAUSE = "jdk.GCPhasePause";
     private static final String HEAP_SUMMARY = "jdk.GCHeapSummary";
     private static final String ALLOCATION_SAMPLE = "jdk.ObjectAllocationSample";
     private static final String DATA_LOSS = "jdk.DataLoss";
+    private static final String BARRIER = "blockscope.GcBarrier";
     /** JFR's own default for allocation samples: enough for a rate, cheap enough to leave on. */
     private static final String ALLOCATION_THROTTLE = "150/s";
     /** The stream keeps its data on disk; keep only what a late consumer might still need. */
@@ -41,10 +50,12 @@ final class JfrGcCollector implements AutoCloseable {
 
     private final RecordingStream stream;
     private final Thread thread;
+    private final BarrierState barriers;
 
-    private JfrGcCollector(RecordingStream stream, Thread thread) {
+    private JfrGcCollector(RecordingStream stream, Thread thread, BarrierState barriers) {
         this.stream = stream;
         this.thread = thread;
+        this.barriers = barriers;
     }
 
     /**
@@ -84,6 +95,8 @@ final class JfrGcCollector implements AutoCloseable {
                     .with("throttle", ALLOCATION_THROTTLE)
                     .withoutStackTrace();
             stream.enable(DATA_LOSS);
+            // By name: the event class registers only when a caller first asks for a barrier.
+            stream.enable(BARRIER).withoutStackTrace();
             stream.setMaxAge(MAX_AGE);
             stream.onEvent(GC, guarded(e -> {
                 joiner.onCollection(e.getLong("gcId"), e.getString("name"), e.getString("cause"));
@@ -96,13 +109,15 @@ final class JfrGcCollector implements AutoCloseable {
                             e.getLong("gcId"), "Before GC".equals(e.getString("when")), e.getLong("heapUsed"))));
             stream.onEvent(ALLOCATION_SAMPLE, guarded(e -> allocated.inc(e.getLong("weight"))));
             stream.onEvent(DATA_LOSS, guarded(e -> dataLoss.inc(e.getLong("amount"))));
+            BarrierState barriers = new BarrierState();
+            stream.onEvent(BARRIER, guarded(e -> barriers.reached(e.getLong("id"))));
             stream.onError(t -> Log.warnOnce("jfr-stream", "JFR event stream failed; GC metrics stop", t));
 
             Thread thread = startOnDaemonThread(stream);
             registry.register(allocated);
             registry.register(dataLoss);
             registry.register(lag);
-            return new JfrGcCollector(stream, thread);
+            return new JfrGcCollector(stream, thread, barriers);
         } catch (Exception | Error e) {
             stream.close();
             throw e;
@@ -172,6 +187,96 @@ final class JfrGcCollector implements AutoCloseable {
 
     private static double seconds(Duration d) {
         return d.getSeconds() + d.getNano() / 1e9;
+    }
+
+    /**
+     * Commits a marker event and waits for the stream to deliver it. The stream is ordered, and a
+     * pause that ended before this call was committed before the marker, so once the marker is
+     * through, every such pause has been counted.
+     */
+    @Override
+    public boolean awaitDelivered(long timeoutNanos) throws InterruptedException {
+        long id = barriers.next();
+        Marker marker = Marker.get();
+        marker.commit(id);
+        return barriers.await(id, timeoutNanos);
+    }
+
+    /**
+     * The marker event of {@link #awaitDelivered}, made on first use by {@link EventFactory} and used
+     * through reflection: code that names {@code jdk.jfr.Event} (a subclass, or a call on one) does
+     * not compile under {@code --release}, because its superclass is internal to the JDK.
+     */
+    private static final class Marker {
+        private static Marker instance;
+
+        private final EventFactory factory;
+        private final Method newEvent;
+        private final Method set;
+        private final Method commit;
+
+        private Marker() throws ReflectiveOperationException {
+            factory = EventFactory.create(
+                    List.of(
+                            new AnnotationElement(Name.class, BARRIER),
+                            new AnnotationElement(Label.class, "blockscope GC barrier"),
+                            new AnnotationElement(StackTrace.class, false)),
+                    List.of(new ValueDescriptor(long.class, "id")));
+            newEvent = EventFactory.class.getMethod("newEvent");
+            Class<?> event = Class.forName("jdk.jfr.Event");
+            set = event.getMethod("set", int.class, Object.class);
+            commit = event.getMethod("commit");
+        }
+
+        static synchronized Marker get() {
+            if (instance == null) {
+                try {
+                    instance = new Marker();
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException("cannot make the JFR marker event", e);
+                }
+            }
+            return instance;
+        }
+
+        void commit(long id) {
+            try {
+                Object event = newEvent.invoke(factory);
+                set.invoke(event, 0, id);
+                commit.invoke(event);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot commit the JFR marker event", e);
+            }
+        }
+    }
+
+    /** The highest marker the stream delivered, and the callers waiting for theirs. */
+    private static final class BarrierState {
+        private long issued;
+        private long reached;
+
+        synchronized long next() {
+            return ++issued;
+        }
+
+        synchronized void reached(long id) {
+            if (id > reached) {
+                reached = id;
+                notifyAll();
+            }
+        }
+
+        synchronized boolean await(long id, long timeoutNanos) throws InterruptedException {
+            long deadline = System.nanoTime() + timeoutNanos;
+            while (reached < id) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+            return true;
+        }
     }
 
     @Override

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The agent's CPU cost per operation: fresh PE JVMs, agent off and on, in alternating pairs; the
+# median ratio with a 95% bootstrap interval (io.blockscope.server.bench.AgentOverhead).
+#
+#   example-server/overhead.sh --agent agent/target/blockscope-agent.jar --pairs 16 --out FILE.json -- \
+#       --workload multiget --threads 2 --read-path zero-copy --warmup 3s --duration 5s --rounds 1 --rows 100000
+#
+# Builds the agent and the server jar first (skip with OVERHEAD_SKIP_BUILD=1). The harness runs from
+# the test classes with the server jar (which holds Jackson) as its class path.
+set -euo pipefail
+module_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root_dir="$(dirname "$module_dir")"
+if [[ "${OVERHEAD_SKIP_BUILD:-0}" != 1 ]]; then
+    (cd "$root_dir" && mvn -q -pl agent,example-server -am package -DskipTests)
+fi
+cd "$root_dir"
+exec java -cp "$module_dir/target/test-classes:$module_dir/target/blockscope-example-server.jar" \
+    io.blockscope.server.bench.AgentOverhead "$@"

@@ -1,0 +1,89 @@
+package io.blockscope.server.pe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The docs' benchmark tables against their committed raw outputs (docs/results/render.py --check):
+ * every rendered table equals what its raw file renders to, and every other table of
+ * benchmarks.md says why it has no raw file.
+ */
+class DocsResultsTest {
+
+    private static final Path DOCS = Path.of("..", "docs").toAbsolutePath().normalize();
+
+    @TempDir
+    Path copy;
+
+    private record Result(int exit, String output) {}
+
+    @Test
+    void everyRenderedTableMatchesItsRawFileAndEveryOtherTableIsMarkedHistorical() throws Exception {
+        Result r = check(DOCS);
+        assertEquals(0, r.exit(), r.output());
+    }
+
+    @Test
+    void aFigureThatDisagreesWithItsRawFileFailsTheCheck() throws Exception {
+        Path docs = copyOfDocs();
+        Path raw = docs.resolve("results/pe-readpath-runC-2026-11-25.json");
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode root = (ObjectNode) mapper.readTree(raw.toFile());
+        ObjectNode first = (ObjectNode) root.path("records").get(0);
+        first.put("opsPerSec", first.path("opsPerSec").asDouble() + 100);
+        mapper.writeValue(raw.toFile(), root);
+        Result r = check(docs);
+        assertEquals(1, r.exit(), r.output());
+        assertTrue(r.output().contains("benchmarks.md: a rendered table differs from its raw file"), r.output());
+    }
+
+    @Test
+    void aTableWithoutRawFileOrReasonFailsTheCheck() throws Exception {
+        Path docs = copyOfDocs();
+        Path doc = docs.resolve("benchmarks.md");
+        String text = Files.readString(doc);
+        // the first marker line (the prose above names the marker too, inside backticks)
+        int marker = text.indexOf("\n<!-- historical:") + 1;
+        assertTrue(marker > 0, "benchmarks.md has no historical marker line");
+        String stripped = text.substring(0, marker) + text.substring(text.indexOf("-->", marker) + 3);
+        Files.writeString(doc, stripped);
+        Result r = check(docs);
+        assertEquals(1, r.exit(), r.output());
+        assertTrue(r.output().contains("a table with neither its raw file"), r.output());
+    }
+
+    private Path copyOfDocs() throws IOException {
+        Path docs = copy.resolve("docs");
+        Files.createDirectories(docs.resolve("results"));
+        for (Path dir : List.of(DOCS, DOCS.resolve("results"))) {
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path f : files.filter(Files::isRegularFile).toList()) {
+                    Files.copy(f, docs.resolve(DOCS.relativize(f).toString()));
+                }
+            }
+        }
+        return docs;
+    }
+
+    private static Result check(Path docs) throws Exception {
+        Process p = new ProcessBuilder(
+                        "python3", docs.resolve("results/render.py").toString(), "--check", "--docs", docs.toString())
+                .redirectErrorStream(true)
+                .start();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "render.py did not finish");
+        return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+    }
+}

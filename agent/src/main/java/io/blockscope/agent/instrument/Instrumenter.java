@@ -20,6 +20,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import io.blockscope.agent.bootstrap.Bridge;
 import io.blockscope.agent.profile.Component;
 import io.blockscope.agent.profile.MethodSpec;
+import io.blockscope.agent.profile.PoolSpec;
 import io.blockscope.agent.profile.ProbeKind;
 import io.blockscope.agent.profile.ProbeSpec;
 import io.blockscope.agent.profile.Profile;
@@ -204,6 +205,13 @@ public final class Instrumenter {
                         ? mapping.bind(ProbeCheckout.class, probe.checkoutConstant())
                         : mapping.bind(ProbeCheckout.class, new ValueMapping(probe.checkout(), boolean.class));
                 mapping = mapping.bind(ProbeMatched.class, probe.returnsCheckedOut());
+                PoolSpec pool = probe.pool();
+                mapping = pool == null || pool.pooled() == null
+                        ? mapping.bind(PoolEnabled.class, true)
+                        : mapping.bind(PoolEnabled.class, new ValueMapping(pool.pooled(), boolean.class));
+                mapping = pool == null || pool.minPooledSize() == null
+                        ? mapping.bind(MinPooledSize.class, 0L)
+                        : mapping.bind(MinPooledSize.class, new ValueMapping(pool.minPooledSize(), long.class));
                 Advice advice = mapping.to(adviceClass()).withExceptionHandler(countErrors(index));
                 out = out.visit(advice.on(methods.and(entry.getValue())));
             }
@@ -238,13 +246,17 @@ public final class Instrumenter {
                     return Advices.Occupancy.class;
                 case RECEIVER:
                     return Advices.Receiver.class;
+                case HEAP_FALLBACK:
+                    return Advices.HeapFallback.class;
                 default:
                     throw new IllegalStateException("no advice for probe kind " + probe.kind());
             }
         }
 
         private Class<?> valueType() {
-            return probe.kind() == ProbeKind.COPY ? long.class : Object.class;
+            return probe.kind() == ProbeKind.COPY || probe.kind() == ProbeKind.HEAP_FALLBACK
+                    ? long.class
+                    : Object.class;
         }
     }
 

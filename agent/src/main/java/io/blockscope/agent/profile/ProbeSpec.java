@@ -39,6 +39,7 @@ public final class ProbeSpec {
     private final Component component;
     private final OccupancySpec occupancy;
     private final List<String> alternatives;
+    private final PoolSpec pool;
 
     public ProbeSpec(
             String name,
@@ -97,7 +98,47 @@ public final class ProbeSpec {
             Component component,
             OccupancySpec occupancy,
             List<String> alternatives) {
+        this(
+                name,
+                kind,
+                types,
+                methods,
+                value,
+                when,
+                counted,
+                checkout,
+                checkoutConstant,
+                returnsCheckedOut,
+                tierByType,
+                tier,
+                componentByMethod,
+                component,
+                occupancy,
+                alternatives,
+                null);
+    }
+
+    /** @param pool heap-fallback only: the reason's inputs and the allocator's scrape-time figures */
+    public ProbeSpec(
+            String name,
+            ProbeKind kind,
+            List<TypeSpec> types,
+            List<MethodSpec> methods,
+            ValueRef value,
+            ValueRef when,
+            ValueRef counted,
+            ValueRef checkout,
+            boolean checkoutConstant,
+            boolean returnsCheckedOut,
+            Map<String, String> tierByType,
+            String tier,
+            Map<String, Component> componentByMethod,
+            Component component,
+            OccupancySpec occupancy,
+            List<String> alternatives,
+            PoolSpec pool) {
         this.alternatives = List.copyOf(alternatives);
+        this.pool = pool;
 
         types = List.copyOf(types);
         methods = List.copyOf(methods);
@@ -180,6 +221,11 @@ public final class ProbeSpec {
         return occupancy;
     }
 
+    /** Heap-fallback probes: why an allocation was not pooled, and the allocator's figures; else null. */
+    public PoolSpec pool() {
+        return pool;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (o == this) {
@@ -203,7 +249,8 @@ public final class ProbeSpec {
                 && java.util.Objects.equals(tier, that.tier)
                 && java.util.Objects.equals(componentByMethod, that.componentByMethod)
                 && java.util.Objects.equals(component, that.component)
-                && java.util.Objects.equals(occupancy, that.occupancy);
+                && java.util.Objects.equals(occupancy, that.occupancy)
+                && java.util.Objects.equals(pool, that.pool);
     }
 
     @Override
@@ -223,7 +270,8 @@ public final class ProbeSpec {
                 tier,
                 componentByMethod,
                 component,
-                occupancy);
+                occupancy,
+                pool);
     }
 
     @Override
@@ -232,7 +280,7 @@ public final class ProbeSpec {
                 + value + ", when=" + when + ", counted=" + counted + ", checkout=" + checkout + ", checkoutConstant="
                 + checkoutConstant + ", returnsCheckedOut=" + returnsCheckedOut + ", tierByType=" + tierByType
                 + ", tier=" + tier + ", componentByMethod=" + componentByMethod + ", component=" + component
-                + ", occupancy=" + occupancy + "]";
+                + ", occupancy=" + occupancy + ", pool=" + pool + "]";
     }
 
     /** Probes that do this probe's job on other versions of the server; empty when none. */

@@ -49,12 +49,22 @@ public final class ProfileParser {
             "tier",
             "component",
             "occupancy",
-            "alternatives");
+            "alternatives",
+            "pool");
     private static final Set<String> OCCUPANCY_FIELDS =
             Set.of("capacity", "used", "wasted", "allocationFailures", "readPathMode", "sizeClasses", "sizeClass");
     private static final Set<String> READ_PATH_MODE_FIELDS = Set.of("value", "labels");
     private static final Set<String> SIZE_CLASS_FIELDS =
             Set.of("itemSize", "usedSlots", "freeSlots", "usedBytes", "freeBytes");
+    private static final Set<String> POOL_FIELDS = Set.of(
+            "pooled",
+            "minPooledSize",
+            "bufferSize",
+            "maxBuffers",
+            "createdBuffers",
+            "freeBuffers",
+            "heapBytes",
+            "poolBytes");
     private static final String LABEL = "[a-z0-9][a-z0-9_-]*";
 
     private ProfileParser() {}
@@ -163,6 +173,7 @@ public final class ProfileParser {
         Map<String, Component> componentByMethod = new LinkedHashMap<>();
         Component component = null;
         OccupancySpec occupancy = null;
+        PoolSpec pool = null;
         switch (kind) {
             case BLOCK_GET:
             case BLOCK_RETURN:
@@ -185,12 +196,16 @@ public final class ProfileParser {
                 break;
             case RECEIVER:
                 break;
+            case HEAP_FALLBACK:
+                pool = pool(node.get("pool"), where);
+                break;
             default:
                 throw new IllegalStateException("unknown probe kind " + kind);
         }
         forbid(node, kind != ProbeKind.BLOCK_GET && kind != ProbeKind.BLOCK_RETURN, "tier", where, kind);
         forbid(node, kind != ProbeKind.COPY, "component", where, kind);
         forbid(node, kind != ProbeKind.OCCUPANCY, "occupancy", where, kind);
+        forbid(node, kind != ProbeKind.HEAP_FALLBACK, "pool", where, kind);
         forbid(node, kind == ProbeKind.OCCUPANCY, "when", where, kind);
         forbid(node, kind == ProbeKind.RECEIVER, "when", where, kind);
         forbid(node, kind == ProbeKind.RECEIVER, "value", where, kind);
@@ -221,7 +236,31 @@ public final class ProfileParser {
                 componentByMethod,
                 component,
                 occupancy,
-                strings(node, "alternatives", where));
+                strings(node, "alternatives", where),
+                pool);
+    }
+
+    /** A heap-fallback probe's pool: optional, every field optional (see {@link PoolSpec}). */
+    private static PoolSpec pool(Object value, String where) {
+        String here = where + ": pool";
+        if (value == null) {
+            return new PoolSpec(null, null, null, null, null, null, null, null);
+        }
+        if (!(value instanceof Map)) {
+            throw new IllegalArgumentException(here + " must be an object with "
+                    + String.join(", ", POOL_FIELDS.stream().sorted().collect(Collectors.toList())));
+        }
+        Map<?, ?> node = (Map<?, ?>) value;
+        checkFields(node, POOL_FIELDS, here);
+        return new PoolSpec(
+                value(node, "pooled", here),
+                value(node, "minPooledSize", here),
+                value(node, "bufferSize", here),
+                value(node, "maxBuffers", here),
+                value(node, "createdBuffers", here),
+                value(node, "freeBuffers", here),
+                value(node, "heapBytes", here),
+                value(node, "poolBytes", here));
     }
 
     private static ValueRef defaultValue(ProbeKind kind, String where) {
@@ -236,7 +275,9 @@ public final class ProfileParser {
                         + kind.label() + " probe ("
                         + (kind == ProbeKind.COPY
                                 ? "the bytes copied, e.g. return.length"
-                                : "the block given back, e.g. arg1 or this")
+                                : kind == ProbeKind.HEAP_FALLBACK
+                                        ? "the bytes allocated on the heap, e.g. arg0"
+                                        : "the block given back, e.g. arg1 or this")
                         + ")");
         }
     }

@@ -2470,5 +2470,258 @@ function(config)
         },
       },
     },
+    {
+      id: 50,
+      type: "row",
+      title: "Buffer allocator (HBase 2.3+)",
+      collapsed: false,
+      gridPos: {
+        h: 1,
+        w: 24,
+        x: 0,
+        y: 89,
+      },
+      panels: [],
+    },
+    {
+      id: 51,
+      type: "timeseries",
+      title: "Heap allocation ratio: HBase's and by reason (HBase 2.3+)",
+      description: "Share of the bytes HBase's ByteBuffAllocators handed out that came from the heap. HBase's ratio (its ByteBuffAllocatorHeapAllocationRatio, from its own counters: blockscope_allocator_bytes_total) beside the agent's count of the same heap bytes split by why (blockscope_allocator_heap_fallback_bytes_total): the reasons add up to HBase's ratio. Healthy: below_min_size only (small requests, by design). pool_exhausted means the pool had no buffer left: raise hbase.server.allocator.max.buffer.count (see the sites panel). pool_disabled is HBase's shared pool-less allocator. Empty on servers without a ByteBuffAllocator (the example server, HBase before 2.3).",
+      datasource: {
+        type: "prometheus",
+        uid: "${datasource}",
+      },
+      gridPos: {
+        h: 8,
+        w: 12,
+        x: 0,
+        y: 90,
+      },
+      fieldConfig: {
+        defaults: {
+          unit: "percentunit",
+          color: {
+            mode: "palette-classic",
+          },
+          custom: {
+            drawStyle: "line",
+            lineWidth: 1,
+            fillOpacity: 10,
+            showPoints: "never",
+            spanNulls: false,
+            axisSoftMin: 0,
+            stacking: {
+              mode: "none",
+              group: "A",
+            },
+          },
+          thresholds: {
+            mode: "absolute",
+            steps: [
+              {
+                color: "green",
+                value: null,
+              },
+            ],
+          },
+        },
+        overrides: [],
+      },
+      targets: [
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "A",
+          expr: q("sum(rate(blockscope_allocator_bytes_total{%(server)s, source=\"heap\"}[$__rate_interval])) / sum(rate(blockscope_allocator_bytes_total{%(server)s}[$__rate_interval]))"),
+          editorMode: "code",
+          legendFormat: "HBase's ratio",
+          range: true,
+          instant: false,
+        },
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "B",
+          expr: q("sum by (reason) (rate(blockscope_allocator_heap_fallback_bytes_total{%(server)s}[$__rate_interval])) / scalar(sum(rate(blockscope_allocator_bytes_total{%(server)s}[$__rate_interval])))"),
+          editorMode: "code",
+          legendFormat: "ours: {{reason}}",
+          range: true,
+          instant: false,
+        },
+      ],
+      options: {
+        legend: {
+          showLegend: true,
+          displayMode: "table",
+          placement: "bottom",
+          calcs: ["lastNotNull", "max"],
+        },
+        tooltip: {
+          mode: "multi",
+          sort: "desc",
+        },
+      },
+    },
+    {
+      id: 52,
+      type: "timeseries",
+      title: "Heap fallback bytes by call site (HBase 2.3+)",
+      description: "Bytes per second allocated on the heap instead of the pool, by the first frame outside the allocator and reason, top 10 (blockscope_allocator_heap_fallback_site_bytes_total, sampled like copies). Healthy: no pool_exhausted site. A pool_exhausted site says which path ran the pool dry: RPC responses (ByteBufferListOutputStream), block reads (HFileBlock), requests. Empty on servers without a ByteBuffAllocator.",
+      datasource: {
+        type: "prometheus",
+        uid: "${datasource}",
+      },
+      gridPos: {
+        h: 8,
+        w: 12,
+        x: 12,
+        y: 90,
+      },
+      fieldConfig: {
+        defaults: {
+          unit: "binBps",
+          color: {
+            mode: "palette-classic",
+          },
+          custom: {
+            drawStyle: "line",
+            lineWidth: 1,
+            fillOpacity: 10,
+            showPoints: "never",
+            spanNulls: false,
+            axisSoftMin: 0,
+            stacking: {
+              mode: "none",
+              group: "A",
+            },
+          },
+          thresholds: {
+            mode: "absolute",
+            steps: [
+              {
+                color: "green",
+                value: null,
+              },
+            ],
+          },
+        },
+        overrides: [],
+      },
+      targets: [
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "A",
+          expr: q("topk(10, sum by (site, reason) (rate(blockscope_allocator_heap_fallback_site_bytes_total{%(server)s}[$__rate_interval])))"),
+          editorMode: "code",
+          legendFormat: "{{reason}} {{site}}",
+          range: true,
+          instant: false,
+        },
+      ],
+      options: {
+        legend: {
+          showLegend: true,
+          displayMode: "table",
+          placement: "bottom",
+          calcs: ["lastNotNull", "max"],
+        },
+        tooltip: {
+          mode: "multi",
+          sort: "desc",
+        },
+      },
+    },
+    {
+      id: 53,
+      type: "timeseries",
+      title: "Allocator pool buffers (HBase 2.3+)",
+      description: "Buffers of the allocator's pool in use and free, against the most it will create (blockscope_allocator_pool_buffers, blockscope_allocator_pool_buffers_max). Healthy: in use stays below the maximum; in use at the maximum while pool_exhausted fallbacks grow means the pool is too small for the load. Empty on servers without a ByteBuffAllocator.",
+      datasource: {
+        type: "prometheus",
+        uid: "${datasource}",
+      },
+      gridPos: {
+        h: 7,
+        w: 24,
+        x: 0,
+        y: 98,
+      },
+      fieldConfig: {
+        defaults: {
+          unit: "short",
+          color: {
+            mode: "palette-classic",
+          },
+          custom: {
+            drawStyle: "line",
+            lineWidth: 1,
+            fillOpacity: 10,
+            showPoints: "never",
+            spanNulls: false,
+            axisSoftMin: 0,
+            stacking: {
+              mode: "none",
+              group: "A",
+            },
+          },
+          thresholds: {
+            mode: "absolute",
+            steps: [
+              {
+                color: "green",
+                value: null,
+              },
+            ],
+          },
+        },
+        overrides: [],
+      },
+      targets: [
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "A",
+          expr: q("sum by (state) (blockscope_allocator_pool_buffers{%(server)s})"),
+          editorMode: "code",
+          legendFormat: "{{state}}",
+          range: true,
+          instant: false,
+        },
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "B",
+          expr: q("sum(blockscope_allocator_pool_buffers_max{%(server)s})"),
+          editorMode: "code",
+          legendFormat: "max",
+          range: true,
+          instant: false,
+        },
+      ],
+      options: {
+        legend: {
+          showLegend: true,
+          displayMode: "table",
+          placement: "bottom",
+          calcs: ["lastNotNull", "max"],
+        },
+        tooltip: {
+          mode: "multi",
+          sort: "desc",
+        },
+      },
+    },
   ],
 }

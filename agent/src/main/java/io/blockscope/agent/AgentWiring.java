@@ -54,6 +54,7 @@ final class AgentWiring {
         AgentMetrics metrics = new AgentMetrics(profile, status, version, leaks, exporter.registry());
         Recorder recorder = new Recorder(
                 new SiteResolver(profile.siteSkip(), profile.receiverTypes()),
+                new SiteResolver(profile.allocatorTypes()),
                 config.tracked(),
                 config.leakAge(),
                 config.copyJfr() && jfrPresent(),

@@ -152,6 +152,15 @@ class AgentReferenceMetricsTest {
                         .isEmpty(),
                 hbase + ": " + absent + " has no target but its alternative " + present
                         + " does: not reported as skipped");
+        if (!hbase.refCounted()) {
+            assertTrue(
+                    scrape.matching(
+                                    "blockscope_agent_probe_enabled",
+                                    l -> "allocator-heap-fallback".equals(l.get("probe")))
+                            .isEmpty(),
+                    hbase + ": no ByteBuffAllocator before 2.3; block-return marks such a release, so the"
+                            + " allocator probe is not reported as skipped");
+        }
         assertTrue(
                 jvm.agentLine(Pattern.compile("skipped: .*" + absent + " \\(")).isPresent(),
                 hbase + ": the startup log names the skipped probe " + absent + ":\n" + jvm.log());

@@ -40,7 +40,13 @@ class RegionServerAgentTest {
     /** Exactly this: a method the filter inherits has no line of the filter's own. */
     static final String ROW_KEY_SITE = CopyingValueFilter.class.getName() + ".filterRowKey";
 
+    /** Where HBase builds a response's cell block, one pool buffer after another. */
+    static final String RESPONSE_SITE = "org.apache.hadoop.hbase.io.ByteBufferListOutputStream.allocateNewBuffer:";
+
     static final String LEAK_SITE = LeakingObserver.class.getName() + ".preGetOp:";
+
+    /** Buffers the RegionServer's allocator pool may create (HBase's default here would be 512). */
+    static final int POOL_BUFFERS = 4;
 
     @TempDir
     static Path prometheusDir;
@@ -56,6 +62,9 @@ class RegionServerAgentTest {
     void start() throws Exception {
         server = RegionServerProcess.builder()
                 .agent("copy.sample=1,leak.sample=1,leak.age=3s")
+                // A small allocator pool: one full scan's 500-row responses (about 0.5 MB each, in
+                // 64 KiB buffers) need more buffers than it may create.
+                .site("hbase.server.allocator.max.buffer.count", Integer.toString(POOL_BUFFERS))
                 .start();
         System.out.printf(
                 "RegionServer with the agent started in %d ms%n",
@@ -132,7 +141,8 @@ class RegionServerAgentTest {
         List<String> active = new ArrayList<>();
         for (JsonNode alert : prometheus.alerts()) {
             String name = alert.path("labels").path("alertname").asText();
-            String line = name + alert.path("labels") + " " + alert.path("state").asText();
+            String line =
+                    name + alert.path("labels") + " " + alert.path("state").asText();
             // The GC pause alerts judge the JVM, not the read path: on a loaded 2-core machine a
             // RegionServer's start-up collections can really pause for over 200 ms, and then the
             // alert is right to go pending. Their logic is pinned by the promtool unit tests.
@@ -244,14 +254,69 @@ class RegionServerAgentTest {
         Agreement.nothingOutstanding(Scrape.of(server.metricsUri()));
     }
 
+    @Test
+    @Order(4)
+    void heapAllocationsOfTheRpcAllocatorAreHBasesOwnBytesByReasonAndAnExhaustedPoolNamesItsSite() throws Exception {
+        assertEquals(Workload.ROWS, workload.scan(), "rows of a full scan, in responses larger than the pool");
+
+        AllocatorFigures figures = AllocatorFigures.settled(jmx, server);
+        Scrape agent = figures.agent;
+        Map<String, Long> hbase = figures.hbase;
+        System.out.printf(
+                "Heap fallbacks of a RegionServer with a %d-buffer pool:%n%s%n%s%n",
+                POOL_BUFFERS,
+                agent.describe("blockscope_allocator_heap_fallback_bytes_total"),
+                agent.describe("blockscope_allocator_heap_fallback_site_bytes_total"));
+        List<Scrape.Sample> exhaustedSites = agent.matching(
+                "blockscope_allocator_heap_fallback_site_calls_total", l -> "pool_exhausted".equals(l.get("reason")));
+        assertAll(
+                () -> assertEquals(
+                        hbase.get(AllocatorFigures.HEAP),
+                        (long) agent.sum("blockscope_allocator_heap_fallback_bytes_total", l -> true),
+                        "heap bytes counted by reason vs HBase's own: "
+                                + agent.describe("blockscope_allocator_heap_fallback_bytes_total") + "\n" + hbase),
+                () -> assertEquals(
+                        hbase.get(AllocatorFigures.HEAP),
+                        (long) agent.value("blockscope_allocator_bytes_total", "source", "heap"),
+                        "HBase's heap bytes as the agent reads them"),
+                () -> assertEquals(
+                        hbase.get(AllocatorFigures.POOL),
+                        (long) agent.value("blockscope_allocator_bytes_total", "source", "pool"),
+                        "HBase's pool bytes as the agent reads them"),
+                () -> assertEquals(
+                        hbase.get("ByteBuffAllocatorTotalBufferCount"),
+                        (long) agent.value("blockscope_allocator_pool_buffers_max"),
+                        "most pool buffers"),
+                () -> assertEquals(POOL_BUFFERS, hbase.get("ByteBuffAllocatorTotalBufferCount"), "the pool's size"),
+                () -> assertEquals(
+                        hbase.get("ByteBuffAllocatorUsedBufferCount"),
+                        (long) agent.sum("blockscope_allocator_pool_buffers", l -> true),
+                        "buffers created, free or in use"),
+                () -> assertTrue(
+                        agent.value("blockscope_allocator_heap_fallbacks_total", "reason", "pool_exhausted") > 0,
+                        "the exhausted pool: " + agent.describe("blockscope_allocator_heap_fallbacks_total")),
+                () -> assertEquals(
+                        agent.value("blockscope_allocator_heap_fallbacks_total", "reason", "pool_exhausted"),
+                        exhaustedSites.stream().mapToDouble(x -> x.value).sum(),
+                        "every exhausted fallback has its site at copy.sample=1: " + exhaustedSites),
+                () -> assertTrue(
+                        exhaustedSites.stream()
+                                .anyMatch(x -> x.labels.get("site").startsWith(RESPONSE_SITE)),
+                        "the scan responses' buffers are a site of the exhausted pool: "
+                                + agent.describe("blockscope_allocator_heap_fallback_site_calls_total")),
+                () -> assertEquals(
+                        1, agent.value("blockscope_agent_probe_enabled", "probe", "allocator-heap-fallback")));
+    }
+
     /**
-     * The dashboards against this scrape, over all three phases: every query of every panel returns
+     * The dashboards against this scrape, over all four phases (the allocator panels, which the
+     * example server cannot fill, included): every query of every panel returns
      * data, except in the panels whose description marks them (or one of their series) example-server
      * only; each of those has a query without data here (so the mark is true), and docs/dashboards.md
      * lists them.
      */
     @Test
-    @Order(4)
+    @Order(5)
     void everyDashboardPanelShowsDataOrIsMarkedExampleServerOnly() throws Exception {
         // The leak of phase 3 is in Prometheus (not only in the agent's last scrape) before the range ends.
         awaitSeries("blockscope_block_leaks_total > 0");

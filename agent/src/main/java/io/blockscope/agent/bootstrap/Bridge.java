@@ -25,8 +25,11 @@ public final class Bridge {
      * {@code copySampleBytes} bytes: an unbiased estimate per site.
      */
     private static volatile long copySampleBytes;
-    /** Identity hash of the last instance each probe reported, so repeats skip the sink. */
-    private static final int[] lastInstance = new int[Counters.MAX_PROBES];
+    /**
+     * Identity hashes of the last two instances each probe reported (slots 2p and 2p+1), so repeats
+     * skip the sink even where two instances take turns (a pooled allocator and the shared heap one).
+     */
+    private static final int[] lastInstance = new int[Counters.MAX_PROBES * 2];
     /** Blocks checked out, when some probe counts only returns of those; null otherwise. */
     private static volatile CheckoutTable checkouts;
 
@@ -189,9 +192,44 @@ public final class Bridge {
             return;
         }
         int hash = System.identityHashCode(instance);
-        if (lastInstance[probe] != hash) {
-            lastInstance[probe] = hash;
+        int slot = probe * 2;
+        if (lastInstance[slot] != hash && lastInstance[slot + 1] != hash) {
+            lastInstance[slot + 1] = lastInstance[slot];
+            lastInstance[slot] = hash;
             sink.instance(probe, instance);
+        }
+    }
+
+    /**
+     * A buffer allocator ({@code allocator}, remembered for scrape-time reads) served {@code bytes}
+     * bytes from the heap. Why: a non-pooling allocator ({@code pooled} false) has no pool; a pooling
+     * one sends requests below its minimal pooled size to the heap by design (a zero-byte request is
+     * one of those); anything else it would have pooled, so its pool had no buffer left. Attributed
+     * to a call site like copies, at the same sampling.
+     */
+    public static void heapFallback(int probe, long bytes, boolean pooled, long minPooledSize, Object allocator) {
+        int reason = !pooled
+                ? Counters.FALLBACK_POOL_DISABLED
+                : bytes == 0 || bytes < minPooledSize
+                        ? Counters.FALLBACK_BELOW_MIN_SIZE
+                        : Counters.FALLBACK_POOL_EXHAUSTED;
+        Counters.HEAP_FALLBACKS[reason].increment();
+        Counters.HEAP_FALLBACK_BYTES[reason].add(bytes);
+        instance(probe, allocator);
+        int rate = copySample;
+        if (rate > 0) {
+            if (rate == 1 || ThreadLocalRandom.current().nextInt(rate) == 0) {
+                sink.heapFallback(probe, reason, bytes, rate, bytes * rate);
+            }
+            return;
+        }
+        long every = copySampleBytes;
+        if (every > 0 && bytes > 0) {
+            if (bytes >= every) {
+                sink.heapFallback(probe, reason, bytes, 1, bytes);
+            } else if (ThreadLocalRandom.current().nextLong(every) < bytes) {
+                sink.heapFallback(probe, reason, bytes, (every + bytes / 2) / bytes, every);
+            }
         }
     }
 

@@ -40,6 +40,20 @@ public final class Counters {
     public static final LongAdder[] COPY_BYTES = adders(MAX_COMPONENTS);
     public static final LongAdder[] ADVICE_ERRORS = adders(MAX_PROBES);
 
+    /**
+     * Why a pooling allocator served an allocation from the heap; the index of
+     * {@link #HEAP_FALLBACKS}. The labels are {@code io.blockscope.agent.profile.FallbackReason}'s.
+     */
+    public static final int FALLBACK_BELOW_MIN_SIZE = 0;
+
+    public static final int FALLBACK_POOL_EXHAUSTED = 1;
+    public static final int FALLBACK_POOL_DISABLED = 2;
+    public static final int FALLBACK_REASONS = 3;
+    /** Heap allocations of buffer allocators, by reason; {@link #HEAP_FALLBACK_BYTES} their bytes. */
+    public static final LongAdder[] HEAP_FALLBACKS = adders(FALLBACK_REASONS);
+
+    public static final LongAdder[] HEAP_FALLBACK_BYTES = adders(FALLBACK_REASONS);
+
     private Counters() {}
 
     private static LongAdder[] adders(int n) {

@@ -25,6 +25,13 @@ public abstract class Sink {
      */
     public void copy(int probe, int component, long bytes, long calls, long estimatedBytes) {}
 
+    /**
+     * A sampled heap allocation of a buffer allocator, {@code bytes} bytes for reason {@code reason}
+     * (a {@code Counters.FALLBACK_*} index), standing for {@code calls} allocations of
+     * {@code estimatedBytes} bytes in all (sampled like copies).
+     */
+    public void heapFallback(int probe, int reason, long bytes, long calls, long estimatedBytes) {}
+
     /** An instance a probe wants to read at scrape time (a cache, an allocator). */
     public void instance(int probe, Object instance) {}
 

@@ -88,6 +88,22 @@ final class Advices {
         }
     }
 
+    /** A buffer allocator's heap allocation; the allocator is captured for scrape-time reads. */
+    static final class HeapFallback {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(
+                @ProbeId int probe,
+                @ProbeCondition boolean when,
+                @ProbeValue long bytes,
+                @PoolEnabled boolean pooled,
+                @MinPooledSize long minPooledSize,
+                @Advice.This(optional = true) Object allocator) {
+            if (when) {
+                Bridge.heapFallback(probe, bytes, pooled, minPooledSize, allocator);
+            }
+        }
+    }
+
     static final class Occupancy {
         @Advice.OnMethodExit(suppress = Throwable.class)
         static void exit(@ProbeId int probe, @ProbeValue Object instance) {

@@ -1,6 +1,7 @@
 package io.blockscope.agent.instrument;
 
 import io.blockscope.agent.profile.Condition;
+import io.blockscope.agent.profile.PoolSpec;
 import io.blockscope.agent.profile.ProbeSpec;
 import io.blockscope.agent.profile.ValueRef;
 import java.lang.annotation.Annotation;
@@ -42,6 +43,19 @@ final class KindAdvice implements ProbeSpec.Visitor<Advice> {
     @Override
     public Advice occupancy(ProbeSpec.Occupancy probe) {
         return value(probe.value(), Object.class).to(Advices.Occupancy.class);
+    }
+
+    @Override
+    public Advice heapFallback(ProbeSpec.HeapFallback probe) {
+        Advice.WithCustomMapping mapping = bind(value(probe.value(), long.class), ProbeCondition.class, probe.when());
+        PoolSpec pool = probe.pool();
+        mapping = pool.pooled() == null
+                ? mapping.bind(PoolEnabled.class, true)
+                : mapping.bind(PoolEnabled.class, new ValueMapping(pool.pooled(), boolean.class));
+        mapping = pool.minPooledSize() == null
+                ? mapping.bind(MinPooledSize.class, 0L)
+                : mapping.bind(MinPooledSize.class, new ValueMapping(pool.minPooledSize(), long.class));
+        return mapping.to(Advices.HeapFallback.class);
     }
 
     @Override

@@ -13,6 +13,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.field.FieldDescription;
+import net.bytebuddy.description.field.FieldList;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.method.MethodList;
 import net.bytebuddy.description.method.ParameterDescription;
@@ -21,12 +23,13 @@ import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.implementation.bytecode.StackManipulation;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
 import net.bytebuddy.implementation.bytecode.collection.ArrayLength;
+import net.bytebuddy.implementation.bytecode.member.FieldAccess;
 import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
 import net.bytebuddy.implementation.bytecode.member.MethodVariableAccess;
 
 /**
  * Compiles a profile's {@link ValueRef} into the bytecode that loads it inside the instrumented
- * method: a local variable load, then direct calls of the accessors (or an array length), then a
+ * method: a local variable load, then direct calls of the accessors (field reads, an array length), then a
  * widening or boxing-free assignment to the advice parameter. Nothing is looked up at run time.
  *
  * <p>A value that does not fit the instrumented method (an argument it lacks, an accessor that does
@@ -92,6 +95,13 @@ final class ValueMapping implements Advice.OffsetMapping {
                 }
                 code.add(ArrayLength.INSTANCE);
                 type = TypeDescription.ForLoadedType.of(int.class).asGenericType();
+            } else if (step.field()) {
+                FieldDescription field = field(type.asErasure(), step.name(), instrumentedMethod);
+                if (!field.isVisibleTo(instrumentedType)) {
+                    throw fail(instrumentedMethod, step + " is not visible from " + instrumentedType.getActualName());
+                }
+                code.add(FieldAccess.forField(field.asDefined()).read());
+                type = field.getType();
             } else {
                 MethodDescription accessor = accessor(type.asErasure(), step.name(), instrumentedMethod);
                 if (!accessor.isVisibleTo(instrumentedType)) {
@@ -133,6 +143,17 @@ final class ValueMapping implements Advice.OffsetMapping {
             current.getInterfaces().forEach(pending::add);
         }
         throw fail(instrumentedMethod, type.getActualName() + " has no method " + name + "()");
+    }
+
+    /** The instance field {@code name} of {@code type} or its superclasses. */
+    private FieldDescription field(TypeDescription type, String name, MethodDescription instrumentedMethod) {
+        for (TypeDefinition current = type; current != null; current = current.getSuperClass()) {
+            FieldList<?> found = current.getDeclaredFields().filter(named(name).and(not(isStatic())));
+            if (!found.isEmpty()) {
+                return found.getOnly();
+            }
+        }
+        throw fail(instrumentedMethod, type.getActualName() + " has no field " + name);
     }
 
     private IllegalStateException fail(MethodDescription method, String why) {

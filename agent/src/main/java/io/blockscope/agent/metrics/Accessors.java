@@ -2,6 +2,7 @@ package io.blockscope.agent.metrics;
 
 import io.blockscope.agent.profile.ValueRef;
 import java.lang.reflect.Array;
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -19,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class Accessors {
 
     private final Map<String, Method> methods = new ConcurrentHashMap<>();
+    private final Map<String, Field> fields = new ConcurrentHashMap<>();
 
     /** The value of {@code ref} on {@code instance} (the ref's {@code this}). */
     Object evaluate(ValueRef ref, Object instance) throws ReflectiveOperationException {
@@ -30,9 +32,13 @@ final class Accessors {
             if (current == null) {
                 throw new IllegalStateException("value '" + ref + "': null before " + step);
             }
-            current = step.arrayLength()
-                    ? (Object) Array.getLength(current)
-                    : method(current.getClass(), step.name()).invoke(current);
+            if (step.arrayLength()) {
+                current = Array.getLength(current);
+            } else if (step.field()) {
+                current = field(current.getClass(), step.name()).get(current);
+            } else {
+                current = method(current.getClass(), step.name()).invoke(current);
+            }
         }
         return current;
     }
@@ -45,6 +51,24 @@ final class Accessors {
         }
         throw new IllegalStateException("value '" + ref + "' is a "
                 + (value == null ? "null" : value.getClass().getName()) + ", not a number");
+    }
+
+    private Field field(Class<?> type, String name) throws NoSuchFieldException {
+        String key = type.getName() + "." + name + "@" + System.identityHashCode(type.getClassLoader());
+        Field cached = fields.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        for (Class<?> current = type; current != null; current = current.getSuperclass()) {
+            for (Field field : current.getDeclaredFields()) {
+                if (field.getName().equals(name) && !java.lang.reflect.Modifier.isStatic(field.getModifiers())) {
+                    field.setAccessible(true);
+                    fields.put(key, field);
+                    return field;
+                }
+            }
+        }
+        throw new NoSuchFieldException(type.getName() + " has no field " + name);
     }
 
     private Method method(Class<?> type, String name) throws NoSuchMethodException {

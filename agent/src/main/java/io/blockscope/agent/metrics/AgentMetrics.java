@@ -4,6 +4,7 @@ import io.blockscope.agent.bootstrap.Bridge;
 import io.blockscope.agent.bootstrap.Counters;
 import io.blockscope.agent.instrument.ProbeStatus;
 import io.blockscope.agent.profile.Component;
+import io.blockscope.agent.profile.FallbackReason;
 import io.blockscope.agent.profile.ProbeSpec;
 import io.blockscope.agent.profile.Profile;
 import io.blockscope.agent.record.Recorder;
@@ -42,12 +43,14 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
     private final DroppedData dropped = new DroppedData();
     private final DistributionDataPoint[] holdByTier;
     private final long[] loggedErrors = new long[Counters.MAX_PROBES];
+    private final boolean hasAllocatorProbe;
     private volatile Recorder recorder;
 
     public AgentMetrics(
             Profile profile, ProbeStatus status, String version, LeakReport leaks, PrometheusRegistry registry) {
         this.profile = profile;
         this.tiers = profile.tiers();
+        this.hasAllocatorProbe = !profile.allocatorTypes().isEmpty();
         this.status = status;
         this.version = version;
         this.leaks = leaks;
@@ -85,8 +88,10 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
         List<MetricSnapshot> out = new ArrayList<>();
         blockCache(out);
         copies(out, r);
+        heapFallbacks(out, r);
         if (r != null) {
             occupancy(out, r);
+            allocatorPools(out, r);
         }
         health(out);
         out.add(dropped.snapshot(r, leaks));
@@ -170,6 +175,106 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
         }
         out.add(siteCalls.build());
         out.add(siteBytes.build());
+    }
+
+    private void heapFallbacks(List<MetricSnapshot> out, Recorder r) {
+        if (!hasAllocatorProbe) {
+            return; // a profile without a buffer allocator has no fallbacks to report, not zero of them
+        }
+        CounterSnapshot.Builder calls = CounterSnapshot.builder()
+                .name("blockscope_allocator_heap_fallbacks")
+                .help("Buffer allocations a pooling allocator served from the heap, by reason.");
+        CounterSnapshot.Builder bytes = CounterSnapshot.builder()
+                .name("blockscope_allocator_heap_fallback_bytes")
+                .help("Bytes of those heap allocations, by reason.")
+                .unit(Unit.BYTES);
+        for (FallbackReason reason : FallbackReason.values()) {
+            calls.dataPoint(counter(Counters.HEAP_FALLBACKS[reason.index()].sum(), "reason", reason.label()));
+            bytes.dataPoint(counter(Counters.HEAP_FALLBACK_BYTES[reason.index()].sum(), "reason", reason.label()));
+        }
+        out.add(calls.build());
+        out.add(bytes.build());
+
+        CounterSnapshot.Builder siteCalls = CounterSnapshot.builder()
+                .name("blockscope_allocator_heap_fallback_site_calls")
+                .help("Sampled heap fallbacks by the first frame outside the allocator and reason, scaled by the"
+                        + " sampling rate.");
+        CounterSnapshot.Builder siteBytes = CounterSnapshot.builder()
+                .name("blockscope_allocator_heap_fallback_site_bytes")
+                .help("Bytes of sampled heap fallbacks by call site and reason, scaled by the sampling rate.")
+                .unit(Unit.BYTES);
+        if (r != null) {
+            for (SiteTable.Row row : r.fallbackSites().snapshot()) {
+                for (FallbackReason reason : FallbackReason.values()) {
+                    long n = row.values()[Recorder.fallbackColumn(reason.index(), Recorder.CALLS)];
+                    if (n == 0) {
+                        continue; // a site shows the reasons it had, not three series per site
+                    }
+                    siteCalls.dataPoint(counter(n, "site", row.site(), "reason", reason.label()));
+                    siteBytes.dataPoint(counter(
+                            row.values()[Recorder.fallbackColumn(reason.index(), Recorder.BYTES)],
+                            "site",
+                            row.site(),
+                            "reason",
+                            reason.label()));
+                }
+            }
+        }
+        out.add(siteCalls.build());
+        out.add(siteBytes.build());
+    }
+
+    private void allocatorPools(List<MetricSnapshot> out, Recorder r) {
+        for (int p = 0; p < profile.probes().size(); p++) {
+            if (!(profile.probes().get(p) instanceof ProbeSpec.HeapFallback)) {
+                continue;
+            }
+            ProbeSpec.HeapFallback probe =
+                    (ProbeSpec.HeapFallback) profile.probes().get(p);
+            List<Object> allocators = r.instances().live(p);
+            if (allocators.isEmpty()) {
+                continue;
+            }
+            AllocatorPools pools = AllocatorPools.read(probe.pool(), allocators, accessors, probe.name());
+            dropped.occupancyValuesLeftOut(pools.failures);
+            if (pools.heapBytes != null || pools.poolBytes != null) {
+                CounterSnapshot.Builder own = CounterSnapshot.builder()
+                        .name("blockscope_allocator_bytes")
+                        .help("Bytes the buffer allocators handed out, from the heap or their pool, as the server's"
+                                + " own counters say (read at scrape time).")
+                        .unit(Unit.BYTES);
+                if (pools.heapBytes != null) {
+                    own.dataPoint(counter(pools.heapBytes, "source", "heap"));
+                }
+                if (pools.poolBytes != null) {
+                    own.dataPoint(counter(pools.poolBytes, "source", "pool"));
+                }
+                out.add(own.build());
+            }
+            if (pools.freeBuffers != null || pools.inUseBuffers != null) {
+                GaugeSnapshot.Builder buffers = GaugeSnapshot.builder()
+                        .name("blockscope_allocator_pool_buffers")
+                        .help("Buffers the pools have created, by state: free (back in the pool) or in_use.");
+                if (pools.freeBuffers != null) {
+                    buffers.dataPoint(gauge(pools.freeBuffers, "state", "free"));
+                }
+                if (pools.inUseBuffers != null) {
+                    buffers.dataPoint(gauge(pools.inUseBuffers, "state", "in_use"));
+                }
+                out.add(buffers.build());
+            }
+            single(
+                    out,
+                    pools.maxBuffers,
+                    "blockscope_allocator_pool_buffers_max",
+                    "The most buffers the pools will create; beyond, allocations fall back to the heap.");
+            single(
+                    out,
+                    pools.capacityBytes,
+                    "blockscope_allocator_pool_capacity_bytes",
+                    "Bytes of the pools' buffers once all are created (most buffers times buffer size).");
+            return; // one allocator probe per profile is exported; more would clash on names
+        }
     }
 
     private void occupancy(List<MetricSnapshot> out, Recorder r) {

@@ -14,7 +14,10 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class DroppedData {
 
-    /** An occupancy value left out of a scrape because its accessor threw (once per value per scrape). */
+    /**
+     * An occupancy or allocator-pool value left out of a scrape because its accessor threw (once per
+     * value per scrape).
+     */
     static final String OCCUPANCY_VALUE = "occupancy_value";
     /** Captures of a cache instance beyond the 64 per probe that occupancy reads (each capture counts). */
     static final String OCCUPANCY_INSTANCE = "occupancy_instance";
@@ -38,7 +41,10 @@ final class DroppedData {
         long instances = recorder == null ? 0 : recorder.instances().ignored();
         long leakUntracked = recorder == null ? 0 : recorder.untrackedCheckouts();
         long sitesRetired = leaks.sites().retired()
-                + (recorder == null ? 0 : recorder.copySites().retired());
+                + (recorder == null
+                        ? 0
+                        : recorder.copySites().retired()
+                                + recorder.fallbackSites().retired());
         return CounterSnapshot.builder()
                 .name("blockscope_agent_dropped")
                 .help("Data the agent had to leave out, by what (docs/metrics.md says what each means).")

@@ -24,7 +24,13 @@ public enum ProbeKind {
      * copy or checkout sampled inside one is attributed to the receiver's concrete class, not to
      * the declaring class. No value: the receiver is {@code this}.
      */
-    RECEIVER("receiver");
+    RECEIVER("receiver"),
+    /**
+     * A buffer allocator's heap allocation: {@code value} is the bytes; the probe's {@code pool} says
+     * why it was not pooled (the reason) and how to read the allocator, captured as {@code this}, at
+     * scrape time.
+     */
+    HEAP_FALLBACK("heap-fallback");
 
     private final String label;
 

@@ -57,6 +57,8 @@ public abstract class ProbeSpec {
         R occupancy(Occupancy probe);
 
         R receiver(Receiver probe);
+
+        R heapFallback(HeapFallback probe);
     }
 
     /** What every kind has: the probe's name, where it hooks in, and the probes it stands in for. */
@@ -263,6 +265,47 @@ public abstract class ProbeSpec {
         @Override
         public ProbeKind kind() {
             return ProbeKind.RECEIVER;
+        }
+    }
+
+    /**
+     * A buffer allocator's heap allocation: its value is the bytes; the pool says why the allocation
+     * was not pooled and how to read the allocator (captured as {@code this}) at scrape time.
+     */
+    public static final class HeapFallback extends ProbeSpec {
+        private final ValueRef bytes;
+        private final Condition when;
+        private final PoolSpec pool;
+
+        public HeapFallback(Target target, ValueRef bytes, Condition when, PoolSpec pool) {
+            super(target);
+            this.bytes = bytes;
+            this.when = when;
+            this.pool = pool;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.heapFallback(this);
+        }
+
+        @Override
+        public ProbeKind kind() {
+            return ProbeKind.HEAP_FALLBACK;
+        }
+
+        /** The bytes allocated on the heap. */
+        public ValueRef value() {
+            return bytes;
+        }
+
+        public Condition when() {
+            return when;
+        }
+
+        /** The reason's inputs and the allocator's scrape-time figures (every field optional). */
+        public PoolSpec pool() {
+            return pool;
         }
     }
 }

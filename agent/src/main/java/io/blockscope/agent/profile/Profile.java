@@ -65,6 +65,17 @@ public final class Profile {
         return types;
     }
 
+    /** The classes heap-fallback probes instrument: a fallback's site is the first frame outside them. */
+    public List<String> allocatorTypes() {
+        Set<String> types = new LinkedHashSet<>();
+        for (ProbeSpec probe : probes) {
+            if (probe.kind() == ProbeKind.HEAP_FALLBACK) {
+                probe.types().forEach(t -> types.add(t.name()));
+            }
+        }
+        return List.copyOf(types);
+    }
+
     /** Every tier label the probes use, in first-use order: index i is tier i on the bridge. */
     public List<String> tiers() {
         Set<String> tiers = new LinkedHashSet<>();

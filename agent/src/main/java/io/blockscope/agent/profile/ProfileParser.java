@@ -44,7 +44,8 @@ public final class ProfileParser {
             ProbeKind.BLOCK_RETURN, Set.of("value", "when", "returns", "tier"),
             ProbeKind.COPY, Set.of("value", "when", "component"),
             ProbeKind.OCCUPANCY, Set.of("value", "occupancy"),
-            ProbeKind.RECEIVER, Set.of());
+            ProbeKind.RECEIVER, Set.of(),
+            ProbeKind.HEAP_FALLBACK, Set.of("value", "when", "pool"));
 
     private static final Set<String> PROBE_FIELDS = Stream.concat(
                     COMMON_FIELDS.stream(), KIND_FIELDS.values().stream().flatMap(Set::stream))
@@ -54,6 +55,15 @@ public final class ProfileParser {
     private static final Set<String> READ_PATH_MODE_FIELDS = Set.of("value", "labels");
     private static final Set<String> SIZE_CLASS_FIELDS =
             Set.of("itemSize", "usedSlots", "freeSlots", "usedBytes", "freeBytes");
+    private static final Set<String> POOL_FIELDS = Set.of(
+            "pooled",
+            "minPooledSize",
+            "bufferSize",
+            "maxBuffers",
+            "createdBuffers",
+            "freeBuffers",
+            "heapBytes",
+            "poolBytes");
     private static final String LABEL = "[a-z0-9][a-z0-9_-]*";
 
     private ProfileParser() {}
@@ -172,6 +182,12 @@ public final class ProfileParser {
                         target, valueOr(node, where, "this"), occupancy(node.get("occupancy"), where));
             case RECEIVER:
                 return new ProbeSpec.Receiver(target);
+            case HEAP_FALLBACK:
+                return new ProbeSpec.HeapFallback(
+                        target,
+                        required(node, kind, where, "the bytes allocated on the heap, e.g. arg0"),
+                        condition(node, "when", where),
+                        pool(node.get("pool"), where));
             default:
                 throw new IllegalStateException("unknown probe kind " + kind);
         }
@@ -240,6 +256,29 @@ public final class ProfileParser {
             }
         }
         return components;
+    }
+
+    /** A heap-fallback probe's pool: optional, every field optional (see {@link PoolSpec}). */
+    private static PoolSpec pool(Object value, String where) {
+        String here = where + ": pool";
+        if (value == null) {
+            return new PoolSpec(null, null, null, null, null, null, null, null);
+        }
+        if (!(value instanceof Map)) {
+            throw new IllegalArgumentException(here + " must be an object with "
+                    + String.join(", ", POOL_FIELDS.stream().sorted().collect(Collectors.toList())));
+        }
+        Map<?, ?> node = (Map<?, ?>) value;
+        checkFields(node, POOL_FIELDS, here);
+        return new PoolSpec(
+                value(node, "pooled", here),
+                value(node, "minPooledSize", here),
+                value(node, "bufferSize", here),
+                value(node, "maxBuffers", here),
+                value(node, "createdBuffers", here),
+                value(node, "freeBuffers", here),
+                value(node, "heapBytes", here),
+                value(node, "poolBytes", here));
     }
 
     private static OccupancySpec occupancy(Object value, String where) {

@@ -7,9 +7,10 @@ import java.util.regex.Pattern;
 
 /**
  * A value a probe reads at an instrumented method: {@code this}, {@code return} or {@code argN}
- * (0-based), optionally followed by no-argument calls ({@code .name()}) and a final array
- * {@code .length}. Examples: {@code return}, {@code arg1}, {@code return.length},
- * {@code return.length()}, {@code this.allocator().indexStatistics()}.
+ * (0-based), optionally followed by no-argument calls ({@code .name()}), field reads ({@code .name},
+ * for state a class keeps no accessor for) and a final array {@code .length}. Examples:
+ * {@code return}, {@code arg1}, {@code return.length}, {@code return.length()},
+ * {@code this.allocator().indexStatistics()}, {@code this.minSizeForReservoirUse}.
  *
  * <p>Probes compile it into bytecode at instrumentation time (no reflection, nothing allocated on
  * the hot path); occupancy probes evaluate it reflectively at scrape time.
@@ -65,14 +66,25 @@ public final class ValueRef {
         ARGUMENT
     }
 
-    /** One step: a call of the no-argument method {@code name}, or an array's length. */
+    /** One step: a call of the no-argument method {@code name}, a read of field {@code name}, or an array's length. */
     public static final class Step {
         private final String name;
         private final boolean arrayLength;
+        private final boolean field;
 
         public Step(String name, boolean arrayLength) {
+            this(name, arrayLength, false);
+        }
+
+        private Step(String name, boolean arrayLength, boolean field) {
             this.name = name;
             this.arrayLength = arrayLength;
+            this.field = field;
+        }
+
+        /** True for a field read ({@code .name}, no parentheses). */
+        public boolean field() {
+            return field;
         }
 
         public String name() {
@@ -92,12 +104,12 @@ public final class ValueRef {
                 return false;
             }
             Step that = (Step) o;
-            return java.util.Objects.equals(name, that.name) && arrayLength == that.arrayLength;
+            return java.util.Objects.equals(name, that.name) && arrayLength == that.arrayLength && field == that.field;
         }
 
         @Override
         public int hashCode() {
-            return java.util.Objects.hash(name, arrayLength);
+            return java.util.Objects.hash(name, arrayLength, field);
         }
 
         static final Step ARRAY_LENGTH = new Step("length", true);
@@ -106,14 +118,19 @@ public final class ValueRef {
             return new Step(name, false);
         }
 
+        static Step fieldRead(String name) {
+            return new Step(name, false, true);
+        }
+
         @Override
         public String toString() {
-            return arrayLength ? "length" : name + "()";
+            return arrayLength ? "length" : field ? name : name + "()";
         }
     }
 
     private static final Pattern HEAD = Pattern.compile("this|return|arg(\\d{1,2})");
     private static final Pattern CALL = Pattern.compile("([A-Za-z_$][A-Za-z0-9_$]*)\\(\\)");
+    private static final Pattern FIELD = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*");
 
     /** Parses {@code text}; a malformed value throws with a message saying what is accepted. */
     public static ValueRef parse(String text) {
@@ -134,9 +151,12 @@ public final class ValueRef {
                 steps.add(Step.call(call.group(1)));
             } else if (parts[i].equals("length") && i == parts.length - 1) {
                 steps.add(Step.ARRAY_LENGTH);
+            } else if (FIELD.matcher(parts[i]).matches() && !parts[i].equals("length")) {
+                // 'length' is kept for arrays, so that a misplaced one is an error, not a field
+                steps.add(Step.fieldRead(parts[i]));
             } else {
                 throw new IllegalArgumentException("value '" + text + "': step '" + parts[i]
-                        + "' is neither a no-argument call like name() nor a final array length");
+                        + "' is neither a no-argument call like name(), a field name, nor a final array length");
             }
         }
         return new ValueRef(origin, argument, steps);

@@ -1,5 +1,6 @@
 package io.blockscope.agent.record;
 
+import io.blockscope.agent.bootstrap.Counters;
 import io.blockscope.agent.bootstrap.Sink;
 import io.blockscope.agent.profile.Component;
 import java.time.Duration;
@@ -35,8 +36,12 @@ public final class Recorder extends Sink {
     public static final int BYTES = 1;
 
     private final SiteResolver sites;
+    private final SiteResolver fallbackSiteResolver;
     private final CheckoutTracker tracker;
     private final SiteTable copySites;
+    /** Heap fallbacks by site: columns {@link #fallbackColumn}(reason, CALLS or BYTES). */
+    private final SiteTable fallbackSites;
+
     private final InstanceRegistry instances;
     private final boolean copyEvents;
     private final long leakAgeNanos;
@@ -52,7 +57,26 @@ public final class Recorder extends Sink {
             int probes,
             HoldTimes holdTimes,
             Leaks leaks) {
+        this(sites, sites, trackedCheckouts, leakAge, copyEvents, siteLabels, probes, holdTimes, leaks);
+    }
+
+    /**
+     * @param fallbackSites finds the site of a heap fallback: the first frame outside the allocator
+     *     (the profile's cell and cache machinery is a caller worth naming there)
+     */
+    public Recorder(
+            SiteResolver sites,
+            SiteResolver fallbackSites,
+            int trackedCheckouts,
+            Duration leakAge,
+            boolean copyEvents,
+            int siteLabels,
+            int probes,
+            HoldTimes holdTimes,
+            Leaks leaks) {
         this.sites = sites;
+        this.fallbackSiteResolver = fallbackSites;
+        this.fallbackSites = new SiteTable(siteLabels, 2 * Counters.FALLBACK_REASONS);
         this.tracker = new CheckoutTracker(trackedCheckouts, new CheckoutTracker.Listener() {
             @Override
             public void returned(CheckoutTracker.Checkout checkout, long heldNanos) {
@@ -105,6 +129,24 @@ public final class Recorder extends Sink {
                 event.commit();
             }
         }
+    }
+
+    @Override
+    public void heapFallback(int probe, int reason, long bytes, long calls, long estimatedBytes) {
+        long[] amounts = new long[2 * Counters.FALLBACK_REASONS];
+        amounts[fallbackColumn(reason, CALLS)] = calls;
+        amounts[fallbackColumn(reason, BYTES)] = estimatedBytes;
+        fallbackSites.add(fallbackSiteResolver.site(), amounts);
+    }
+
+    /** The column of {@link #fallbackSites()} for a reason index and {@link #CALLS} or {@link #BYTES}. */
+    public static int fallbackColumn(int reason, int callsOrBytes) {
+        return reason * 2 + callsOrBytes;
+    }
+
+    /** Sampled heap fallbacks by call site, scaled by the sampling rate. */
+    public SiteTable fallbackSites() {
+        return fallbackSites;
     }
 
     @Override

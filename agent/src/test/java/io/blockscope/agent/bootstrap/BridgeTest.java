@@ -235,6 +235,61 @@ class BridgeTest {
     }
 
     @Test
+    void twoInstancesTakingTurnsReachTheSinkOnceEach() {
+        Bridge.install(sink, 0, 0);
+        Object pooled = new Object();
+        Object shared = new Object();
+        for (int i = 0; i < 5; i++) {
+            Bridge.instance(6, pooled);
+            Bridge.instance(6, shared);
+        }
+        assertEquals(2, instances.get());
+    }
+
+    @Test
+    void heapFallbacksAreCountedByReasonAndSampledWithTheirReason() {
+        List<long[]> sampled = new ArrayList<>();
+        Bridge.install(
+                new Sink() {
+                    @Override
+                    public void heapFallback(int probe, int reason, long bytes, long calls, long estimatedBytes) {
+                        sampled.add(new long[] {probe, reason, bytes, calls, estimatedBytes});
+                    }
+                },
+                0,
+                1);
+        long[] calls = new long[Counters.FALLBACK_REASONS];
+        long[] bytes = new long[Counters.FALLBACK_REASONS];
+        for (int r = 0; r < calls.length; r++) {
+            calls[r] = Counters.HEAP_FALLBACKS[r].sum();
+            bytes[r] = Counters.HEAP_FALLBACK_BYTES[r].sum();
+        }
+        Object allocator = new Object();
+        Bridge.heapFallback(3, 100, true, 256, allocator); // below the minimal pooled size
+        Bridge.heapFallback(3, 0, true, 0, allocator); // nothing to pool: below it too
+        Bridge.heapFallback(3, 1500, true, 256, allocator); // would have been pooled: exhausted
+        Bridge.heapFallback(3, 256, true, 256, allocator); // exactly the minimum is pooled: exhausted
+        Bridge.heapFallback(3, 50, false, 256, allocator); // no pool at all
+        assertEquals(2, Counters.HEAP_FALLBACKS[Counters.FALLBACK_BELOW_MIN_SIZE].sum() - calls[0]);
+        assertEquals(100, Counters.HEAP_FALLBACK_BYTES[Counters.FALLBACK_BELOW_MIN_SIZE].sum() - bytes[0]);
+        assertEquals(2, Counters.HEAP_FALLBACKS[Counters.FALLBACK_POOL_EXHAUSTED].sum() - calls[1]);
+        assertEquals(1756, Counters.HEAP_FALLBACK_BYTES[Counters.FALLBACK_POOL_EXHAUSTED].sum() - bytes[1]);
+        assertEquals(1, Counters.HEAP_FALLBACKS[Counters.FALLBACK_POOL_DISABLED].sum() - calls[2]);
+        assertEquals(50, Counters.HEAP_FALLBACK_BYTES[Counters.FALLBACK_POOL_DISABLED].sum() - bytes[2]);
+        assertEquals(5, sampled.size(), "copy.sample=1 samples every fallback");
+        assertEquals(List.of(3L, (long) Counters.FALLBACK_POOL_EXHAUSTED, 1500L, 1L, 1500L), boxed(sampled.get(2)));
+        assertEquals(List.of(3L, (long) Counters.FALLBACK_POOL_DISABLED, 50L, 1L, 50L), boxed(sampled.get(4)));
+    }
+
+    private static List<Long> boxed(long[] values) {
+        List<Long> out = new ArrayList<>();
+        for (long v : values) {
+            out.add(v);
+        }
+        return out;
+    }
+
+    @Test
     void adviceErrorsAreCountedPerProbeAndNeverThrow() {
         long before = Counters.ADVICE_ERRORS[7].sum();
         IllegalStateException error = new IllegalStateException("boom");

@@ -265,6 +265,46 @@ class ProfileParserTest {
     }
 
     @Test
+    void hbase2CountsAllocatorHeapFallbacksAndSkipsThemWhereBlocksGoBackByReturnBlock() {
+        Profile profile = Profiles.load("hbase2");
+        ProbeSpec.HeapFallback fallback = (ProbeSpec.HeapFallback) profile.probe("allocator-heap-fallback");
+        assertEquals(ProbeKind.HEAP_FALLBACK, fallback.kind());
+        assertEquals("arg0", fallback.value().toString());
+        assertEquals(
+                List.of("allocateOnHeap(int)"),
+                fallback.methods().stream().map(Object::toString).toList());
+        assertEquals(
+                "this.minSizeForReservoirUse", fallback.pool().minPooledSize().toString());
+        assertEquals("this.isReservoirEnabled()", fallback.pool().pooled().toString());
+        assertEquals(
+                "this.getPoolAllocationBytes()", fallback.pool().poolBytes().toString());
+        // no ByteBuffAllocator before 2.3, where block-return is the give-back probe
+        assertEquals(List.of("block-return"), fallback.alternatives());
+        assertEquals(List.of("org.apache.hadoop.hbase.io.ByteBuffAllocator"), profile.allocatorTypes());
+        assertEquals(List.of(), Profiles.load("example-server").allocatorTypes());
+    }
+
+    @Test
+    void heapFallbackPoolsAreChecked() {
+        String body = "\"kind\": \"heap-fallback\", \"types\": [\"a.B\"], \"methods\": [\"m\"]";
+        assertEquals(
+                new PoolSpec(null, null, null, null, null, null, null, null),
+                ((ProbeSpec.HeapFallback) ProfileParser.parse(probe(body + ", \"value\": \"arg0\""), "t")
+                                .probe("p"))
+                        .pool());
+        assertError(probe(body), "profile t: probe 'p': value is required for a heap-fallback probe (the bytes");
+        assertError(
+                probe(body + ", \"value\": \"arg0\", \"pool\": {\"size\": \"this.x()\"}"),
+                "profile t: probe 'p': pool: unknown field 'size'; accepted: bufferSize, createdBuffers,");
+        assertError(
+                probe(body + ", \"value\": \"arg0\", \"pool\": {\"pooled\": \"this.a(1)\"}"),
+                "profile t: probe 'p': pool: pooled: value 'this.a(1)': step 'a(1)' is neither");
+        assertError(
+                "{\"name\": \"x\", \"probes\": [" + probeBody("block-get").replace("}", ", \"pool\": {}}") + "]}",
+                "profile t: probe 'p': field 'pool' does not apply to a block-get probe");
+    }
+
+    @Test
     void valuesParse() {
         assertEquals("arg1", ValueRef.parse("arg1").toString());
         assertEquals(1, ValueRef.parse("arg1").argument());
@@ -276,6 +316,10 @@ class ProfileParserTest {
         assertTrue(!ValueRef.parse("return.length()").steps().get(0).arrayLength());
         assertThrows(IllegalArgumentException.class, () -> ValueRef.parse("return.length.x()"));
         assertThrows(IllegalArgumentException.class, () -> ValueRef.parse("this.a(1)"));
+        ValueRef field = ValueRef.parse("this.minSizeForReservoirUse");
+        assertTrue(field.steps().get(0).field(), "a name without parentheses reads a field");
+        assertEquals("this.minSizeForReservoirUse", field.toString());
+        assertTrue(!ValueRef.parse("this.size()").steps().get(0).field());
         assertEquals(
                 List.of("byte[]", "a.B$C"), MethodSpec.parse("m(byte[], a.B$C)").parameters());
         assertNull(MethodSpec.parse("m").parameters());

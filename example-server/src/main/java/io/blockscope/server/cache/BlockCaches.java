@@ -53,7 +53,8 @@ public final class BlockCaches {
                 case FILE -> openFile(path, capacity);
             };
         } catch (OutOfMemoryError e) {
-            // Reserving the cache is the one allocation we expect to be refused, right at startup.
+            // Reserving the cache is the one allocation we expect to be refused, right at startup
+            // (before any block exists, so no release can be skipped here).
             String fix = type == IOEngineType.OFFHEAP
                     ? "raise -XX:MaxDirectMemorySize (its default is the maximum heap size)"
                     : "raise -Xmx";

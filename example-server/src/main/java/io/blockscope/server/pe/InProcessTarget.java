@@ -30,16 +30,24 @@ final class InProcessTarget implements ReadTarget {
     InProcessTarget(Path dataDir, String table, CacheConfig config) throws Exception {
         this.config = config;
         this.cache = BlockCaches.create(config);
+        // No block is checked out here; on any failure (Error included) the tables and the cache are
+        // closed in finally, so nothing is left reserved.
         Tables opened = null;
+        boolean ready = false;
         try {
             opened = Tables.open(dataDir, cache);
             this.region = opened.require(table);
-        } catch (Exception | Error e) {
-            if (opened != null) {
-                opened.close();
+            ready = true;
+        } finally {
+            if (!ready) {
+                try {
+                    if (opened != null) {
+                        opened.close();
+                    }
+                } finally {
+                    cache.shutdown();
+                }
             }
-            cache.shutdown();
-            throw e;
         }
         this.tables = opened;
     }

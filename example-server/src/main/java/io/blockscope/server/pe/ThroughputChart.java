@@ -74,7 +74,8 @@ final class ThroughputChart {
             if (e instanceof OutOfMemoryError || e instanceof StackOverflowError) {
                 throw e;
             }
-            // Headless AWT without fonts (no fontconfig) fails with an Error deep in the font code.
+            // Headless AWT without fonts (no fontconfig) fails with an Error deep in the font code
+            // (drawing a chart from finished results: no block is held here).
             throw new IOException(
                     "cannot render the chart (" + e + "); install fontconfig and a font (e.g. fonts-dejavu-core)", e);
         }

@@ -63,7 +63,7 @@ public class ShadingHost {
 
         System.out.println("host ok bytebuddy=" + generated + "/" + jar(ByteBuddy.class)
                 + " jetty=" + body + "/" + Server.getVersion() + " prometheus=" + scraped + "/" + jar(Counter.class)
-                + " port=" + System.getProperty("blockscope.agent.port"));
+                + " port=" + io.blockscope.agenttest.host.AgentState.port());
         System.in.read();
     }
 

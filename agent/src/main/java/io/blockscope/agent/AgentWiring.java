@@ -2,9 +2,11 @@ package io.blockscope.agent;
 
 import io.blockscope.agent.bootstrap.Bridge;
 import io.blockscope.agent.config.AgentConfig;
+import io.blockscope.agent.instrument.DeferredTransformer;
 import io.blockscope.agent.instrument.Instrumenter;
 import io.blockscope.agent.instrument.ProbeCheck;
 import io.blockscope.agent.instrument.ProbeStatus;
+import io.blockscope.agent.instrument.TargetFilter;
 import io.blockscope.agent.metrics.AgentMetrics;
 import io.blockscope.agent.metrics.LeakReport;
 import io.blockscope.agent.profile.ProbeSpec;
@@ -20,12 +22,23 @@ import java.util.List;
 
 /**
  * The second half of the startup, linked only after the bridge is in the bootstrap class loader:
- * the exporter, the metrics, the recorder behind the bridge, and last the instrumentation, so no
+ * the metrics, the recorder behind the bridge, the instrumentation, and last the exporter, so no
  * advice runs before everything it reports to exists.
+ *
+ * <p>At JVM start ({@code premain}) only the {@link DeferredTransformer} is registered on the host's
+ * thread; the rest (ByteBuddy, JFR, Jetty: a second or more of CPU) runs on a daemon thread, so the
+ * host's {@code main} does not wait for it. A probe target that loads before the instrumentation is
+ * in place waits for it at its load. The state property reads {@value #STARTING} until the start is
+ * done; the port property is set once the endpoint serves. On a late attach everything runs on the
+ * attaching thread, so the launcher reads the final state as {@code loadAgent} returns.
  */
 final class AgentWiring {
 
     static final String PORT_PROPERTY = "blockscope.agent.port";
+    /** The state while the start thread runs: the endpoint is not up yet. */
+    static final String STARTING = "starting";
+    /** The daemon thread finishing a start from {@code premain}. */
+    static final String THREAD = "blockscope-start";
     /**
      * Slots of the checkout table for profiles that count only returns of checked-out blocks: 1 MiB,
      * room for tens of thousands of blocks out at once (far more than a RegionServer's readers hold).
@@ -34,16 +47,54 @@ final class AgentWiring {
 
     private AgentWiring() {}
 
-    static void start(AgentRuntime.Setup setup, Instrumentation instrumentation, boolean lateAttach) {
+    /** @param began {@link System#nanoTime} when {@code premain} or {@code agentmain} was entered */
+    static void start(AgentRuntime.Setup setup, Instrumentation instrumentation, boolean lateAttach, long began) {
+        ClassLoader hostLoader = ClassLoader.getSystemClassLoader();
+        DeferredTransformer front = setup.profile().isPresent()
+                ? DeferredTransformer.register(
+                        instrumentation, TargetFilter.of(setup.profile().get(), hostLoader))
+                : null;
+        if (lateAttach) {
+            complete(setup, instrumentation, front, new Timing(began, true));
+            return;
+        }
+        System.setProperty(AgentLog.STATE_PROPERTY, STARTING);
+        Timing timing = new Timing(began, false);
+        Thread thread = new Thread(() -> complete(setup, instrumentation, front, timing), THREAD);
+        thread.setDaemon(true);
+        if (front != null) {
+            front.startedBy(thread);
+        }
+        thread.start();
+    }
+
+    /** The rest of the start; like the first half, it never lets a failure reach the host. */
+    private static void complete(
+            AgentRuntime.Setup setup, Instrumentation instrumentation, DeferredTransformer front, Timing timing) {
+        try {
+            wire(setup, instrumentation, front, timing);
+        } catch (Throwable t) {
+            if (front != null) {
+                front.abandon();
+                instrumentation.removeTransformer(front);
+            }
+            AgentLog.disabled(t);
+        }
+    }
+
+    private static void wire(
+            AgentRuntime.Setup setup, Instrumentation instrumentation, DeferredTransformer front, Timing timing) {
         AgentConfig config = setup.config();
         ExporterConfig exporterConfig = setup.exporterConfig();
-        Exporter exporter = Exporter.start(exporterConfig);
+        Exporter exporter = Exporter.create(exporterConfig);
         String version = AgentRuntime.version();
         if (setup.profile().isEmpty()) {
+            exporter.start();
             AgentLog.warn(
                     "no known server classes on the class path (built-in profiles: "
                             + String.join(", ", Profiles.builtIn())
                             + "): nothing to instrument, only JVM and GC metrics are served. Set profile=<name or file> to choose one");
+            AgentLog.info("agent " + version + " running without a profile; " + timing);
             publishState(exporter, "running without a profile");
             return;
         }
@@ -68,16 +119,40 @@ final class AgentWiring {
         }
         Bridge.install(recorder, config.leakSample(), config.copySample(), config.copySampleBytes());
 
-        logProbes(profile, hostLoader, lateAttach);
-        new Instrumenter(profile, status).install(instrumentation);
+        new Instrumenter(profile, status).install(front.instrumentation(instrumentation));
+        logProbes(profile, hostLoader, timing.lateAttach);
+        exporter.start();
         AgentLog.info("agent " + version + " running with profile " + profile.name()
                 + (exporter.isServing()
                         ? ", metrics at " + (exporterConfig.tls() != null ? "https" : "http") + "://"
                                 + host(exporterConfig) + ":" + exporter.port() + "/metrics"
                         : ", metrics NOT served (see above)")
                 + "; leak.sample=" + config.leakSample() + ", copy.sample="
-                + (config.copySampleBytes() > 0 ? config.copySampleBytes() + " bytes" : config.copySample()));
+                + (config.copySampleBytes() > 0 ? config.copySampleBytes() + " bytes" : config.copySample())
+                + "; " + timing);
         publishState(exporter, "running profile " + profile.name());
+    }
+
+    /** How long the start took, and how much of it the host's thread waited for. */
+    private static final class Timing {
+        private final long began;
+        private final long handedOff;
+        final boolean lateAttach;
+
+        Timing(long began, boolean lateAttach) {
+            this.began = began;
+            this.handedOff = System.nanoTime();
+            this.lateAttach = lateAttach;
+        }
+
+        @Override
+        public String toString() {
+            long total = (System.nanoTime() - began) / 1_000_000;
+            return lateAttach
+                    ? "attached in " + total + " ms"
+                    : "started in " + total + " ms, of which premain (the host's main waits for it) "
+                            + (handedOff - began) / 1_000_000 + " ms";
+        }
     }
 
     private static void logProbes(Profile profile, ClassLoader loader, boolean lateAttach) {

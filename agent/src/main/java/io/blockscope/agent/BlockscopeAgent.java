@@ -30,6 +30,7 @@ public final class BlockscopeAgent {
     }
 
     private static void start(String argument, Instrumentation instrumentation, boolean lateAttach) {
+        long began = System.nanoTime();
         try {
             if (!STARTED.compareAndSet(false, true)) {
                 AgentLog.warn("the agent is already running in this JVM; ignoring the second start (" + argument + ")");
@@ -37,7 +38,7 @@ public final class BlockscopeAgent {
             }
             AgentRuntime.Setup setup = AgentRuntime.prepare(argument, instrumentation);
             BootstrapInjector.inject(instrumentation);
-            AgentWiring.start(setup, instrumentation, lateAttach);
+            AgentWiring.start(setup, instrumentation, lateAttach, began);
         } catch (Throwable t) {
             AgentLog.disabled(t);
         }

@@ -18,13 +18,16 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 public final class Exporter implements AutoCloseable {
 
     private final PrometheusRegistry registry;
-    private final GcMonitoring gc;
-    private final Endpoint server;
+    private final ExporterConfig config;
+    private final EndpointKind endpoint;
+    private volatile GcMonitoring gc;
+    private volatile Endpoint server;
+    private boolean started;
 
-    private Exporter(PrometheusRegistry registry, GcMonitoring gc, Endpoint server) {
+    private Exporter(PrometheusRegistry registry, ExporterConfig config, EndpointKind endpoint) {
         this.registry = registry;
-        this.gc = gc;
-        this.server = server;
+        this.config = config;
+        this.endpoint = endpoint;
     }
 
     /** Starts everything {@code config} asks for; what fails is logged once and left out. */
@@ -34,19 +37,36 @@ public final class Exporter implements AutoCloseable {
 
     /** As {@link #start(ExporterConfig)}, on the given endpoint (tests run both on one JDK). */
     public static Exporter start(ExporterConfig config, EndpointKind endpoint) {
-        PrometheusRegistry registry = new PrometheusRegistry();
+        return create(config, endpoint).start();
+    }
+
+    /**
+     * The registry only, nothing started: collectors can register while {@link #start} (JVM and GC
+     * metrics, the endpoint; about a second of a JVM's start-up) runs later or on another thread.
+     */
+    public static Exporter create(ExporterConfig config) {
+        return create(config, EndpointKind.forThisJdk());
+    }
+
+    static Exporter create(ExporterConfig config, EndpointKind endpoint) {
+        return new Exporter(new PrometheusRegistry(), config, endpoint);
+    }
+
+    /** Starts what the configuration asks for, once; never throws. */
+    public synchronized Exporter start() {
+        if (started) {
+            return this;
+        }
+        started = true;
         if (config == null) {
             Log.warn("no exporter configuration given: metrics are collected but not served");
-            return new Exporter(registry, null, null);
+            return this;
         }
         // Explicit defaults rather than PrometheusProperties.get(), which would read the host's
         // system properties and any prometheus.properties on its class path.
         PrometheusProperties properties = PrometheusProperties.builder().build();
-        SelfMetrics self = null;
-        GcMonitoring gc = null;
-        Endpoint server = null;
         try {
-            self = new SelfMetrics(registry, properties);
+            SelfMetrics self = new SelfMetrics(registry, properties);
             if (config.jvmMetrics()) {
                 registerJvmMetrics(registry, properties);
             }
@@ -56,7 +76,7 @@ public final class Exporter implements AutoCloseable {
             // Only a bug gets here: each step above handles its own failures.
             Log.warnOnce("exporter-start", "the exporter did not start completely; the host goes on", t);
         }
-        return new Exporter(registry, gc, server);
+        return this;
     }
 
     private static void registerJvmMetrics(PrometheusRegistry registry, PrometheusProperties properties) {
@@ -130,7 +150,8 @@ public final class Exporter implements AutoCloseable {
 
     /** Stops serving and collecting; idempotent, never throws. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        started = true; // a start after close starts nothing
         if (server != null) {
             server.close();
         }

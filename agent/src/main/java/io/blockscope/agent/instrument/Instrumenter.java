@@ -44,7 +44,6 @@ import net.bytebuddy.implementation.bytecode.constant.IntegerConstant;
 import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
 import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.matcher.ElementMatchers;
-import net.bytebuddy.pool.TypePool;
 import net.bytebuddy.utility.JavaModule;
 
 /**
@@ -111,19 +110,13 @@ public final class Instrumenter {
      * Subtypes of {@code name}. For a class, only the superclass chain is walked
      * ({@code hasSuperClass}): far cheaper on every class load than {@code hasSuperType}, which also
      * resolves every implemented interface and its super-interfaces. Interfaces, and types not
-     * visible to the system class loader, keep {@code hasSuperType}.
+     * visible to the system class loader, keep {@code hasSuperType}. Either runs only on the classes
+     * the {@link TargetFilter} lets through.
      */
     static ElementMatcher.Junction<TypeDescription> subtypeOf(String name) {
-        try {
-            TypePool.Resolution resolution =
-                    TypePool.Default.of(ClassLoader.getSystemClassLoader()).describe(name);
-            if (resolution.isResolved() && !resolution.resolve().isInterface()) {
-                return hasSuperClass(named(name));
-            }
-        } catch (RuntimeException e) {
-            // not readable here: the general matcher below
-        }
-        return hasSuperType(named(name));
+        return TargetFilter.isClass(ClassLoader.getSystemClassLoader(), name.replace('.', '/'))
+                ? hasSuperClass(named(name))
+                : hasSuperType(named(name));
     }
 
     static ElementMatcher.Junction<MethodDescription> methodMatcher(List<MethodSpec> methods) {

@@ -12,7 +12,7 @@ public final class BrokenProbeHost {
             }
             cache.release(i % 4 == 0);
         }
-        System.out.println("host done nulls=" + nulls + " port=" + System.getProperty("blockscope.agent.port"));
+        System.out.println("host done nulls=" + nulls + " port=" + AgentState.port());
         System.in.read(); // stay up until the test has scraped
     }
 }

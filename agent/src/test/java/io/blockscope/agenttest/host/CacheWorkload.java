@@ -62,7 +62,7 @@ public final class CacheWorkload {
 
     public static void main(String[] args) throws Exception {
         CacheWorkload workload = new CacheWorkload(ReadPathMode.fromLabel(args.length > 0 ? args[0] : "zero-copy"));
-        System.out.println("ready port=" + System.getProperty("blockscope.agent.port"));
+        System.out.println("ready port=" + AgentState.port());
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line; (line = in.readLine()) != null; ) {
             String[] command = line.trim().split(" ");

@@ -24,7 +24,7 @@ public final class CheckoutDriver {
             cache.releaseBlock(cache.read());
         }
         FakeCache.FakeBlock kept = cache.lookup(2);
-        System.out.println("ready port=" + System.getProperty("blockscope.agent.port") + " kept=" + kept.shared());
+        System.out.println("ready port=" + AgentState.port() + " kept=" + kept.shared());
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         while (in.readLine() != null) {
             // until the test closes stdin or ends the process

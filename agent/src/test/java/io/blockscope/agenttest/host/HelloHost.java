@@ -15,7 +15,7 @@ public final class HelloHost {
                 sum += Integer.toString(i).hashCode();
             }
         } while (wait && System.in.available() == 0 && sleep());
-        System.out.println("host done sum=" + sum + " agent=" + System.getProperty("blockscope.agent.state"));
+        System.out.println("host done sum=" + sum + " agent=" + AgentState.state());
     }
 
     private static boolean sleep() throws InterruptedException {

@@ -36,7 +36,7 @@ public final class OtherAgentsHost {
                 .registerMBean(
                         new StandardMBean(work, WorkMBean.class),
                         new ObjectName("io.blockscope.agenttest:type=OtherAgentsHost"));
-        System.out.println("ready port=" + System.getProperty("blockscope.agent.port") + " kept=" + kept.shared());
+        System.out.println("ready port=" + AgentState.port() + " kept=" + kept.shared());
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         in.readLine();
         System.out.println("host done");

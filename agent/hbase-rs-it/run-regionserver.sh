@@ -6,6 +6,12 @@
 #   bash agent/hbase-rs-it/run-regionserver.sh [serve] [agent options]   # runs until Ctrl-C
 #   bash agent/hbase-rs-it/run-regionserver.sh startup N [agent options] # start-up cost, N runs each
 #
+# `startup` runs the arms (no agent, the built agent, and COMPARE_AGENT_JAR if set: e.g. a jar of an
+# earlier build) in rotating order each round, and prints each run's wall and CPU time to "Master has
+# completed initialization" and the medians. RS_JVM_OPTS adds JVM options to every server (e.g.
+# -XX:StartFlightRecording=filename=/tmp/rs.jfr,settings=profile to see where a start spends its time);
+# THREADS=true prints each run's CPU by thread name at readiness (JIT, GC, the host's, the agent's).
+#
 # Builds the agent jar and this module's classes first (reactor build, no install). JAVA picks the JDK
 # (default: java on PATH; HBase 2.6 runs on 11 and 17, not on 25).
 set -euo pipefail
@@ -22,5 +28,8 @@ exec "$java" \
   -Dblockscope.agent.jar="$PWD/agent/$subdir/blockscope-agent.jar" \
   -Dblockscope.rs.classpath="$(cat "$cp_file")" \
   -Dblockscope.rs.classes="$PWD/$module/$subdir/classes" \
+  -Dblockscope.startup.compare="${COMPARE_AGENT_JAR:-}" \
+  -Dblockscope.rs.jvmOptions="${RS_JVM_OPTS:-}" \
+  -Dblockscope.startup.threads="${THREADS:-false}" \
   -cp "$PWD/$module/$subdir/classes:$(cat "$cp_file")" \
   io.blockscope.hbasers.RegionServerMain "${@:-serve}"

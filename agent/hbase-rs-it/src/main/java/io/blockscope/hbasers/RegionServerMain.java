@@ -1,8 +1,12 @@
 package io.blockscope.hbasers;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * Command-line uses of {@link RegionServerProcess}, run by {@code agent/hbase-rs-it/run-regionserver.sh}:
@@ -11,8 +15,10 @@ import java.util.List;
  *   <li>{@code serve [agent options]}: starts the standalone RegionServer with the agent, prints its
  *       ZooKeeper port, the agent's metrics URL and the pid, and keeps it running until stdin closes
  *       or Ctrl-C;
- *   <li>{@code startup N [agent options]}: starts it N times without and N times with the agent,
- *       interleaved, and prints each time to "Master has completed initialization" and the medians.
+ *   <li>{@code startup N [agent options]}: starts it N times without and N times with the agent
+ *       (and with a second agent jar to compare, when {@code blockscope.startup.compare} names one),
+ *       interleaved, and prints each wall and CPU time to "Master has completed initialization" and
+ *       the medians.
  * </ul>
  */
 public final class RegionServerMain {
@@ -33,8 +39,10 @@ public final class RegionServerMain {
     }
 
     private static void serve(String options) throws Exception {
-        RegionServerProcess server =
-                RegionServerProcess.builder().agent(options).start();
+        RegionServerProcess server = RegionServerProcess.builder()
+                .jvmOptions(jvmOptions())
+                .agent(options)
+                .start();
         Runtime.getRuntime().addShutdownHook(new Thread(server::close));
         System.out.println("regionserver.pid=" + server.pid());
         System.out.println("zookeeper.quorum=127.0.0.1:" + server.zookeeperPort());
@@ -47,39 +55,80 @@ public final class RegionServerMain {
         server.close();
     }
 
+    /**
+     * Runs the arms (no agent, the built agent, and the jar named by {@code blockscope.startup.compare}
+     * if set) once per round, the first arm rotating from round to round so no arm always starts on a
+     * machine the previous start left warm or busy; prints every run and, per arm, the medians of
+     * wall and CPU time and the median of its per-round differences to the run without the agent.
+     */
     private static void startup(int runs, String options) {
-        List<Long> without = new ArrayList<>();
-        List<Long> with = new ArrayList<>();
-        List<Long> withoutCpu = new ArrayList<>();
-        List<Long> withCpu = new ArrayList<>();
-        for (int i = 0; i < runs; i++) {
-            long[] a = once(null);
-            long[] b = once(options);
-            without.add(a[0]);
-            withoutCpu.add(a[1]);
-            with.add(b[0]);
-            withCpu.add(b[1]);
-            System.out.printf(
-                    "run %d: without %d ms (cpu %d ms), with %d ms (cpu %d ms)%n", i + 1, a[0], a[1], b[0], b[1]);
+        List<String> arms = new ArrayList<>(List.of("off", "agent"));
+        String compare = System.getProperty("blockscope.startup.compare", "");
+        if (!compare.isBlank()) {
+            arms.add(compare);
         }
-        System.out.printf(
-                "median of %d: without %d ms (cpu %d ms), with %d ms (cpu %d ms): the agent adds %d ms wall, %d ms cpu%n",
-                runs,
-                median(without),
-                median(withoutCpu),
-                median(with),
-                median(withCpu),
-                median(with) - median(without),
-                median(withCpu) - median(withoutCpu));
+        Map<String, List<long[]>> results = new LinkedHashMap<>();
+        arms.forEach(arm -> results.put(arm, new ArrayList<>()));
+        for (int i = 0; i < runs; i++) {
+            StringBuilder line = new StringBuilder("run " + (i + 1) + ":");
+            for (int k = 0; k < arms.size(); k++) {
+                String arm = arms.get((i + k) % arms.size());
+                long[] r = once(arm, options);
+                results.get(arm).add(r);
+                line.append(String.format(" %s %d ms (cpu %d ms);", label(arm), r[0], r[1]));
+            }
+            System.out.println(line);
+        }
+        List<long[]> off = results.get("off");
+        for (String arm : arms) {
+            List<long[]> rs = results.get(arm);
+            System.out.printf(
+                    "median of %d, %s: wall %d ms, cpu %d ms",
+                    runs, label(arm), median(rs, r -> r[0]), median(rs, r -> r[1]));
+            if (!arm.equals("off")) {
+                List<Long> wall = new ArrayList<>();
+                List<Long> cpu = new ArrayList<>();
+                for (int i = 0; i < runs; i++) {
+                    wall.add(rs.get(i)[0] - off.get(i)[0]);
+                    cpu.add(rs.get(i)[1] - off.get(i)[1]);
+                }
+                System.out.printf(
+                        "; adds %d ms wall, %d ms cpu (difference of medians), %d ms wall, %d ms cpu (median of"
+                                + " per-round differences)",
+                        median(rs, r -> r[0]) - median(off, r -> r[0]),
+                        median(rs, r -> r[1]) - median(off, r -> r[1]),
+                        median(wall, w -> w),
+                        median(cpu, c -> c));
+            }
+            System.out.println();
+        }
     }
 
-    /** Wall and CPU milliseconds to "Master has completed initialization". */
-    private static long[] once(String options) {
-        RegionServerProcess.Builder builder = RegionServerProcess.builder();
-        if (options != null) {
+    private static String label(String arm) {
+        return arm.equals("off") || arm.equals("agent")
+                ? arm
+                : Path.of(arm).getFileName().toString();
+    }
+
+    /** Wall and CPU milliseconds from process start to "Master has completed initialization". */
+    private static long[] once(String arm, String options) {
+        RegionServerProcess.Builder builder = RegionServerProcess.builder().jvmOptions(jvmOptions());
+        if (!arm.equals("off")) {
             builder.agent(options);
         }
+        if (!arm.equals("off") && !arm.equals("agent")) {
+            builder.agentJar(Path.of(arm));
+        }
         try (RegionServerProcess server = builder.start()) {
+            if (Boolean.getBoolean("blockscope.startup.threads")) {
+                Map<String, Long> busy = new LinkedHashMap<>();
+                server.startupThreadCpu().forEach((name, ms) -> {
+                    if (ms >= 50) {
+                        busy.put(name, ms);
+                    }
+                });
+                System.out.println("  " + label(arm) + ": cpu ms by thread at ready (50 ms or more): " + busy);
+            }
             return new long[] {
                 server.startup().toMillis(),
                 server.startupCpu() == null ? -1 : server.startupCpu().toMillis()
@@ -87,8 +136,15 @@ public final class RegionServerMain {
         }
     }
 
-    private static long median(List<Long> values) {
-        List<Long> sorted = new ArrayList<>(values);
+    /** Extra JVM options for every server, from {@code blockscope.rs.jvmOptions} (space-separated). */
+    private static List<String> jvmOptions() {
+        String options = System.getProperty("blockscope.rs.jvmOptions", "").trim();
+        return options.isEmpty() ? List.of() : List.of(options.split("\\s+"));
+    }
+
+    private static <T> long median(List<T> values, ToLongFunction<T> value) {
+        List<Long> sorted = new ArrayList<>();
+        values.forEach(v -> sorted.add(value.applyAsLong(v)));
         Collections.sort(sorted);
         int n = sorted.size();
         return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;

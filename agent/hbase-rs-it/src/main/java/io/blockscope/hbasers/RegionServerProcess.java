@@ -53,6 +53,7 @@ final class RegionServerProcess implements AutoCloseable {
     private final Instant started;
     private Duration startup;
     private Duration startupCpu;
+    private Map<String, Long> startupThreads = Map.of();
 
     private RegionServerProcess(Process process, Path dir, Path log, int zkPort, Path java, Instant started) {
         this.process = process;
@@ -90,6 +91,39 @@ final class RegionServerProcess implements AutoCloseable {
      */
     Duration startupCpu() {
         return startupCpu;
+    }
+
+    /**
+     * CPU milliseconds by thread name (digits folded: "GC Thread#N") of the threads alive when the
+     * server was ready, largest first; empty where /proc is not available. Ended threads are missing.
+     */
+    Map<String, Long> startupThreadCpu() {
+        return startupThreads;
+    }
+
+    private Map<String, Long> threadCpu() {
+        Map<String, Long> byName = new java.util.HashMap<>();
+        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+        try (var threads = Files.list(tasks)) {
+            for (Path task : (Iterable<Path>) threads::iterator) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+                            .replaceAll("\\d+", "N");
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    byName.merge(name, (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10, Long::sum);
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return Map.of();
+        }
+        Map<String, Long> sorted = new LinkedHashMap<>();
+        byName.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> sorted.put(e.getKey(), e.getValue()));
+        return sorted;
     }
 
     private Duration cpuTime() {
@@ -170,6 +204,7 @@ final class RegionServerProcess implements AutoCloseable {
             if (lines().stream().anyMatch(l -> l.contains(READY))) {
                 startup = Duration.between(started, Instant.now());
                 startupCpu = cpuTime();
+                startupThreads = threadCpu();
                 return;
             }
             sleep(100);
@@ -221,6 +256,8 @@ final class RegionServerProcess implements AutoCloseable {
     static final class Builder {
         private Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         private String agentOptions;
+        private Path agentJar;
+        private final List<String> jvmOptions = new ArrayList<>();
         private final Map<String, String> site = new LinkedHashMap<>();
 
         /** The {@code java} executable the server runs on (default: the test's own). */
@@ -232,6 +269,18 @@ final class RegionServerProcess implements AutoCloseable {
         /** {@code -javaagent:blockscope-agent.jar=127.0.0.1:0,OPTIONS} at start (empty: defaults). */
         Builder agent(String options) {
             this.agentOptions = options;
+            return this;
+        }
+
+        /** The agent jar {@link #agent} attaches (default: the built one, {@link AgentJar#locate}). */
+        Builder agentJar(Path jar) {
+            this.agentJar = jar;
+            return this;
+        }
+
+        /** Extra JVM options, before the agent's (e.g. a JFR recording of the start). */
+        Builder jvmOptions(List<String> options) {
+            jvmOptions.addAll(options);
             return this;
         }
 
@@ -289,8 +338,9 @@ final class RegionServerProcess implements AutoCloseable {
                 for (String open : ADD_OPENS) {
                     command.add("--add-opens=" + open + "=ALL-UNNAMED");
                 }
+                command.addAll(jvmOptions);
                 if (agentOptions != null) {
-                    command.add("-javaagent:" + AgentJar.locate() + "=127.0.0.1:0"
+                    command.add("-javaagent:" + (agentJar != null ? agentJar : AgentJar.locate()) + "=127.0.0.1:0"
                             + (agentOptions.isEmpty() ? "" : "," + agentOptions));
                 }
                 command.add("-cp");

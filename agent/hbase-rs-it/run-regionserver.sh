@@ -10,7 +10,8 @@
 # earlier build) in rotating order each round, and prints each run's wall and CPU time to "Master has
 # completed initialization" and the medians. RS_JVM_OPTS adds JVM options to every server (e.g.
 # -XX:StartFlightRecording=filename=/tmp/rs.jfr,settings=profile to see where a start spends its time);
-# THREADS=true prints each run's CPU by thread name at readiness (JIT, GC, the host's, the agent's).
+# THREADS=true prints each run's CPU by thread name at readiness (JIT, GC, the host's, the agent's);
+# KEEP_LOGS=DIR keeps each server's log there (ARM-PID.log).
 #
 # Builds the agent jar and this module's classes first (reactor build, no install). JAVA picks the JDK
 # (default: java on PATH; HBase 2.6 runs on 11 and 17, not on 25).
@@ -31,5 +32,6 @@ exec "$java" \
   -Dblockscope.startup.compare="${COMPARE_AGENT_JAR:-}" \
   -Dblockscope.rs.jvmOptions="${RS_JVM_OPTS:-}" \
   -Dblockscope.startup.threads="${THREADS:-false}" \
+  -Dblockscope.startup.logs="${KEEP_LOGS:-}" \
   -cp "$PWD/$module/$subdir/classes:$(cat "$cp_file")" \
   io.blockscope.hbasers.RegionServerMain "${@:-serve}"

@@ -119,7 +119,7 @@ final class AgentWiring {
         }
         Bridge.install(recorder, config.leakSample(), config.copySample(), config.copySampleBytes());
 
-        new Instrumenter(profile, status).install(front.instrumentation(instrumentation));
+        new Instrumenter(profile, status).install(front.instrumentation(instrumentation), front.filter());
         logProbes(profile, hostLoader, timing.lateAttach);
         exporter.start();
         AgentLog.info("agent " + version + " running with profile " + profile.name()
@@ -129,7 +129,8 @@ final class AgentWiring {
                         : ", metrics NOT served (see above)")
                 + "; leak.sample=" + config.leakSample() + ", copy.sample="
                 + (config.copySampleBytes() > 0 ? config.copySampleBytes() + " bytes" : config.copySample())
-                + "; " + timing);
+                + "; " + timing
+                + (timing.lateAttach ? "" : "; probe targets held until the probes were in: " + front.holds()));
         publishState(exporter, "running profile " + profile.name());
     }
 

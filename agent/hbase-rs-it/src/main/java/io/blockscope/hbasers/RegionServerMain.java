@@ -1,5 +1,8 @@
 package io.blockscope.hbasers;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -129,10 +132,26 @@ public final class RegionServerMain {
                 });
                 System.out.println("  " + label(arm) + ": cpu ms by thread at ready (50 ms or more): " + busy);
             }
+            keepLog(server, arm);
             return new long[] {
                 server.startup().toMillis(),
                 server.startupCpu() == null ? -1 : server.startupCpu().toMillis()
             };
+        }
+    }
+
+    /** Copies the server's log into the directory {@code blockscope.startup.logs} names, if set. */
+    private static void keepLog(RegionServerProcess server, String arm) {
+        String dir = System.getProperty("blockscope.startup.logs", "").trim();
+        if (dir.isEmpty()) {
+            return;
+        }
+        Path file = Path.of(dir, label(arm) + "-" + server.pid() + ".log");
+        try {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, server.logTail(Integer.MAX_VALUE));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -7,6 +7,8 @@ import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The agent's one registered class file transformer, there from {@code premain} on, in front of
@@ -32,6 +34,10 @@ public final class DeferredTransformer implements ClassFileTransformer {
     private final TargetFilter filter;
     private final CountDownLatch settled = new CountDownLatch(1);
     private volatile ClassFileTransformer delegate;
+    /** Classes held until ByteBuddy's transformer was there, and the time their loads waited. */
+    private final AtomicInteger heldClasses = new AtomicInteger();
+
+    private final AtomicLong heldNanos = new AtomicLong();
     /** The thread building ByteBuddy's transformer: a target it loads itself must not wait for it. */
     private volatile Thread starter;
 
@@ -46,6 +52,11 @@ public final class DeferredTransformer implements ClassFileTransformer {
         return transformer;
     }
 
+    /** Which classes may be probe targets: the loaded ones ByteBuddy's start retransforms, too. */
+    public TargetFilter filter() {
+        return filter;
+    }
+
     /** The thread that will install ByteBuddy's transformer (call before starting it). */
     public void startedBy(Thread thread) {
         this.starter = thread;
@@ -57,6 +68,14 @@ public final class DeferredTransformer implements ClassFileTransformer {
      */
     public Instrumentation instrumentation(Instrumentation real) {
         return new DelegatingInstrumentation(real, this);
+    }
+
+    /**
+     * What holding targets cost the host so far: "N classes waited M ms" (at most one class per
+     * loading thread waits at a time, so this is wall time of the host's threads, not of the agent).
+     */
+    public String holds() {
+        return heldClasses.get() + " class(es) waited " + heldNanos.get() / 1_000_000 + " ms";
     }
 
     /** The start failed before ByteBuddy's transformer was there: held classes load unchanged. */
@@ -123,6 +142,7 @@ public final class DeferredTransformer implements ClassFileTransformer {
             // loaded by the start itself: ByteBuddy's scan of loaded classes instruments it
             return null;
         }
+        long began = System.nanoTime();
         try {
             if (!settled.await(HOLD_SECONDS, TimeUnit.SECONDS)) {
                 Log.warnOnce(
@@ -134,6 +154,9 @@ public final class DeferredTransformer implements ClassFileTransformer {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // the host's interrupt: let the class load now
+        } finally {
+            heldClasses.incrementAndGet();
+            heldNanos.addAndGet(System.nanoTime() - began);
         }
         return delegate;
     }

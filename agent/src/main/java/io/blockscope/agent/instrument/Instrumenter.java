@@ -66,8 +66,11 @@ public final class Instrumenter {
         this.status = status;
     }
 
-    /** Installs every probe; already-loaded matching classes are retransformed before this returns. */
-    public ResettableClassFileTransformer install(Instrumentation instrumentation) {
+    /**
+     * Installs every probe; already-loaded matching classes are retransformed before this returns.
+     * Only the loaded classes {@code candidates} lets through are shown to ByteBuddy's matchers.
+     */
+    public ResettableClassFileTransformer install(Instrumentation instrumentation, TargetFilter candidates) {
         // The inlined advice needs no type initializers, so ByteBuddy's Nexus (a class it would
         // inject into the system class loader, through sun.misc.Unsafe, which JDK 24+ warns about on
         // the host's stderr) stays off. Relocated, this property is the agent's own.
@@ -78,6 +81,7 @@ public final class Instrumenter {
                 .with(new SoftTypePoolCache())
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                .with(new LoadedCandidates(candidates))
                 .with(new RetransformationReport())
                 .with(new StatusListener())
                 .ignore(any(), isBootstrapClassLoader())
@@ -265,6 +269,26 @@ public final class Instrumenter {
     }
 
     /** Logs failed retransformations of classes that were loaded before a late attach. */
+    /** The loaded classes worth matching: those the {@link TargetFilter} cannot rule out. */
+    private static final class LoadedCandidates implements AgentBuilder.RedefinitionStrategy.DiscoveryStrategy {
+        private final TargetFilter filter;
+
+        LoadedCandidates(TargetFilter filter) {
+            this.filter = filter;
+        }
+
+        @Override
+        public Iterable<Iterable<Class<?>>> resolve(Instrumentation instrumentation) {
+            List<Class<?>> candidates = new ArrayList<>();
+            for (Class<?> type : instrumentation.getAllLoadedClasses()) {
+                if (filter.mayMatch(type)) {
+                    candidates.add(type);
+                }
+            }
+            return List.of(candidates);
+        }
+    }
+
     private static final class RetransformationReport extends AgentBuilder.RedefinitionStrategy.Listener.Adapter {
         @Override
         public void onComplete(int amount, List<Class<?>> types, Map<List<Class<?>>, Throwable> failures) {

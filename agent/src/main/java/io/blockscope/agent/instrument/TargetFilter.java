@@ -111,6 +111,40 @@ public final class TargetFilter {
         return verdict;
     }
 
+    /**
+     * Whether the already loaded {@code type} may be a probe target: the same answer as for its
+     * class file, from the loaded hierarchy. A late attach, and the agent's own start on its
+     * background thread, retransform only the loaded classes that pass here: ByteBuddy's matchers
+     * on each of the thousands already loaded cost more than the whole rest of the start.
+     */
+    public boolean mayMatch(Class<?> type) {
+        if (type.getClassLoader() == null || type.isInterface() || type.isArray() || type.isPrimitive()) {
+            return false; // bootstrap classes are ignored; only classes are targets (typeMatcher)
+        }
+        String internalName = type.getName().replace('.', '/');
+        if (ignored(internalName)) {
+            return false;
+        }
+        return names.contains(internalName) || (!roots.isEmpty() && reachesRoot(type, 0));
+    }
+
+    private boolean reachesRoot(Class<?> type, int depth) {
+        if (type == null || depth > MAX_DEPTH) {
+            return false;
+        }
+        if (roots.contains(type.getName().replace('.', '/'))) {
+            return true;
+        }
+        if (interfaces) {
+            for (Class<?> implemented : type.getInterfaces()) {
+                if (reachesRoot(implemented, depth + 1)) {
+                    return true;
+                }
+            }
+        }
+        return reachesRoot(type.getSuperclass(), depth + 1);
+    }
+
     /** What ByteBuddy's ignore matcher leaves out too: the JDK's and the agent's own classes. */
     private static boolean ignored(String internalName) {
         for (String prefix : IGNORED) {

@@ -100,6 +100,23 @@ class TargetFilterTest {
         assertTrue(filter.mayMatch(name(Other.class), blind, new byte[] {1, 2, 3}), "not a class file: maybe");
     }
 
+    @Test
+    void loadedClassesAreJudgedFromTheirLoadedHierarchy() {
+        TargetFilter subtypes = new TargetFilter(Set.of(name(Other.class)), Set.of(name(Root.class)), false);
+        assertTrue(subtypes.mayMatch(Root.class), "the root itself");
+        assertTrue(subtypes.mayMatch(GrandChild.class));
+        assertTrue(subtypes.mayMatch(FinalChild.class));
+        assertTrue(subtypes.mayMatch(Other.class), "an exact name");
+        assertFalse(subtypes.mayMatch(SubImpl.class));
+        assertFalse(subtypes.mayMatch(OtherList.class));
+        assertFalse(subtypes.mayMatch(java.util.ArrayList.class), "the bootstrap loader's classes never");
+        assertFalse(subtypes.mayMatch(TargetFilter.class), "nor the agent's own");
+        TargetFilter interfaces = new TargetFilter(Set.of(), Set.of(name(Marker.class)), true);
+        assertTrue(interfaces.mayMatch(SubImpl.class), "an interface root, through the superclass's interfaces");
+        assertFalse(interfaces.mayMatch(Marker.class), "an interface is no target itself");
+        assertFalse(interfaces.mayMatch(Child.class));
+    }
+
     private static String name(Class<?> type) {
         return type.getName().replace('.', '/');
     }

@@ -39,6 +39,12 @@ class StartupIT {
                     child.agentLines().stream()
                             .anyMatch(l -> l.contains("probe get enabled on io.blockscope.agenttest.host.FakeCache")),
                     child.transcript());
+            assertTrue(
+                    child.agentLines().stream()
+                            .anyMatch(
+                                    l -> l.matches(".*; started in \\d+ ms, of which premain .* \\d+ ms; probe targets"
+                                            + " held until the probes were in: \\d+ class\\(es\\) waited \\d+ ms$")),
+                    "the start line says what the host waited for\n" + child.transcript());
         }
     }
 }

@@ -11,7 +11,8 @@
 # completed initialization" and the medians. RS_JVM_OPTS adds JVM options to every server (e.g.
 # -XX:StartFlightRecording=filename=/tmp/rs.jfr,settings=profile to see where a start spends its time);
 # THREADS=true prints each run's CPU by thread name at readiness (JIT, GC, the host's, the agent's);
-# KEEP_LOGS=DIR keeps each server's log there (ARM-PID.log).
+# KEEP_LOGS=DIR keeps each server's log there (ARM-PID.log); JSON=FILE writes the raw runs and medians
+# (docs/results/, rendered into docs/benchmarks.md by docs/results/render.py).
 #
 # Builds the agent jar and this module's classes first (reactor build, no install). JAVA picks the JDK
 # (default: java on PATH; HBase 2.6 runs on 11 and 17, not on 25).
@@ -33,5 +34,7 @@ exec "$java" \
   -Dblockscope.rs.jvmOptions="${RS_JVM_OPTS:-}" \
   -Dblockscope.startup.threads="${THREADS:-false}" \
   -Dblockscope.startup.logs="${KEEP_LOGS:-}" \
+  -Dblockscope.startup.json="${JSON:-}" \
+  -Dblockscope.startup.command="bash agent/hbase-rs-it/run-regionserver.sh$(printf ' %q' "$@")" \
   -cp "$PWD/$module/$subdir/classes:$(cat "$cp_file")" \
   io.blockscope.hbasers.RegionServerMain "${@:-serve}"

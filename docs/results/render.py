@@ -83,7 +83,30 @@ def overhead_table(raws):
     return lines
 
 
-RENDERERS = {"pe-table": pe_table, "overhead": overhead_table}
+def startup_table(raws):
+    lines = []
+    for name, raw in raws:
+        lines.append(provenance(raw, name))
+        lines.append("")
+    lines += ["| arm | rounds | median wall | median CPU | wall added: median of per-round differences"
+              " [min, max] | CPU added: median [min, max] |",
+              "|---|---:|---:|---:|---|---|"]
+
+    def added(values, median):
+        return f"{median / 1000:+.2f} s [{min(values) / 1000:+.2f}, {max(values) / 1000:+.2f}]"
+
+    for _, raw in raws:
+        for arm in raw["arms"]:
+            wall = cpu = ""
+            if "wallAddedMs" in arm:
+                wall = added(arm["wallAddedMs"], arm["wallAddedMedianMs"])
+                cpu = added(arm["cpuAddedMs"], arm["cpuAddedMedianMs"])
+            lines.append(f"| {arm['arm']} | {raw['rounds']} | {arm['wallMedianMs'] / 1000:.2f} s"
+                         f" | {arm['cpuMedianMs'] / 1000:.2f} s | {wall} | {cpu} |")
+    return lines
+
+
+RENDERERS = {"pe-table": pe_table, "overhead": overhead_table, "startup": startup_table}
 
 
 def render_doc(text, docs):

@@ -1,15 +1,21 @@
 package io.blockscope.hbasers;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToLongFunction;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Command-line uses of {@link RegionServerProcess}, run by {@code agent/hbase-rs-it/run-regionserver.sh}:
@@ -105,6 +111,75 @@ public final class RegionServerMain {
             }
             System.out.println();
         }
+        String json = System.getProperty("blockscope.startup.json", "").trim();
+        if (!json.isEmpty()) {
+            writeJson(Path.of(json), runs, options, results);
+        }
+    }
+
+    /**
+     * The raw runs and per-arm medians as JSON (docs/results/, rendered into docs/benchmarks.md by
+     * docs/results/render.py): every run's wall and CPU, and each arm's per-round differences.
+     */
+    private static void writeJson(Path file, int runs, String options, Map<String, List<long[]>> results) {
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("tool", "blockscope regionserver-startup");
+        report.put("date", Instant.now().toString());
+        report.put("jdk", System.getProperty("java.runtime.version")); // the servers run on this JDK too
+        report.put("machine", machine());
+        report.put(
+                "command",
+                System.getProperty(
+                        "blockscope.startup.command", "run-regionserver.sh startup " + runs + " \"" + options + "\""));
+        List<long[]> off = results.get("off");
+        List<Map<String, Object>> arms = new ArrayList<>();
+        results.forEach((arm, rs) -> {
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("arm", label(arm));
+            one.put("wallMs", rs.stream().map(r -> r[0]).collect(Collectors.toList()));
+            one.put("cpuMs", rs.stream().map(r -> r[1]).collect(Collectors.toList()));
+            one.put("wallMedianMs", median(rs, r -> r[0]));
+            one.put("cpuMedianMs", median(rs, r -> r[1]));
+            if (!arm.equals("off")) {
+                List<Long> wall = new ArrayList<>();
+                List<Long> cpu = new ArrayList<>();
+                for (int i = 0; i < rs.size(); i++) {
+                    wall.add(rs.get(i)[0] - off.get(i)[0]);
+                    cpu.add(rs.get(i)[1] - off.get(i)[1]);
+                }
+                one.put("wallAddedMs", wall);
+                one.put("cpuAddedMs", cpu);
+                one.put("wallAddedMedianMs", median(wall, w -> w));
+                one.put("cpuAddedMedianMs", median(cpu, c -> c));
+            }
+            arms.add(one);
+        });
+        report.put("rounds", runs);
+        report.put("arms", arms);
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), report);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        System.out.println("raw results in " + file);
+    }
+
+    private static String machine() {
+        String cpu = System.getProperty("os.arch");
+        try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
+            cpu = lines.filter(l -> l.startsWith("model name"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim())
+                    .findFirst()
+                    .orElse(cpu);
+        } catch (IOException e) {
+            // not Linux: the architecture will do
+        }
+        return String.format(
+                "%s, %d cores (load average %.1f at the end)",
+                cpu,
+                Runtime.getRuntime().availableProcessors(),
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 
     private static String label(String arm) {

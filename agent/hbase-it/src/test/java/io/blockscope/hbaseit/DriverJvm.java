@@ -114,10 +114,23 @@ final class DriverJvm implements AutoCloseable {
         return process.pid();
     }
 
-    /** The agent's scrape endpoint, as its startup line announced it. */
+    /**
+     * The agent's scrape endpoint, as its startup line announced it; waits up to 10 s for the line
+     * (the driver's checkpoint follows the agent's start, but stderr is pumped apart from stdout).
+     */
     URI metricsUri() {
-        return agentLine(METRICS_URL)
-                .map(m -> URI.create(m.group(1)))
+        long began = System.nanoTime();
+        Optional<Matcher> line = agentLine(METRICS_URL);
+        while (line.isEmpty() && System.nanoTime() - began < 10_000_000_000L) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            line = agentLine(METRICS_URL);
+        }
+        return line.map(m -> URI.create(m.group(1)))
                 .orElseThrow(() -> new AssertionError("the agent announced no metrics URL; output:\n" + log()));
     }
 

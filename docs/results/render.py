@@ -83,7 +83,69 @@ def overhead_table(raws):
     return lines
 
 
-RENDERERS = {"pe-table": pe_table, "overhead": overhead_table}
+def deploys_table(raws):
+    """pe --loadings: one row per deploy and loading, the loading's figures over its measured time."""
+    lines = []
+    for name, raw in raws:
+        lines.append(provenance(raw, name))
+        s = raw["settings"]
+        lines.append(f"Cache {s['cacheBytes'] >> 20} MB per deploy (combined deploys: L1 {s['l1Bytes'] >> 20} MB for"
+                     f" meta blocks), randomRead by {s['threads']} threads, {s['measuredSecondsPerLoading']:.0f} s"
+                     f" measured per loading after {s['warmupSecondsPerLoading']:.0f} s of warm-up.")
+        lines.append("")
+    lines += ["| deploy | loading | ops/s | p50 us | p95 us | p99 us | p99.9 us | GC pauses | GC ms/s"
+              " | alloc MB/s | CPU cores | data hit | evicted/s | file reads/s | load avg |",
+              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for _, raw in raws:
+        for d in raw["deploys"]:
+            for l in d["loadings"]:
+                f = l["totals"]
+                alloc = None if f["allocBytesPerSec"] is None else f["allocBytesPerSec"] / 1e6
+                lines.append(
+                    f"| {d['deploy']} | {l['name']} ({l['factor']:g}x) | {fmt(f['opsPerSec'])} | {fmt(f['p50Micros'], 1)}"
+                    f" | {fmt(f['p95Micros'], 1)} | {fmt(f['p99Micros'], 1)} | {fmt(f['p999Micros'], 1)}"
+                    f" | {f['gcPauseCount']} | {fmt(f['gcPauseSecondsPerSecond'] * 1000, 2)} | {fmt(alloc, 1)}"
+                    f" | {fmt(f['cpuCores'], 2)} | {fmt(f['dataHitRatio'], 3)} | {fmt(f['evictedBlocksPerSec'], 1)}"
+                    f" | {fmt(f['fileReadsPerSec'])} | {fmt(l['loadAverageAtEnd'], 1)} |")
+    return lines
+
+
+def median(values):
+    values = sorted(v for v in values if v is not None)
+    if not values:
+        return None
+    n = len(values)
+    return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
+
+
+def longrun_table(raws):
+    """A long pe --loadings run: per file and deploy, the first and last quarter of its ticks side by side."""
+    lines = []
+    for name, raw in raws:
+        lines.append(provenance(raw, name))
+        lines.append("")
+    lines += ["| run | deploy | minutes | quarter | ops/s | GC ms/s | GC pauses/s | heap after GC MB | RSS MB"
+              " | direct MB |",
+              "|---|---|---:|---|---:|---:|---:|---:|---:|---:|"]
+    mb = lambda v: None if v is None else v / 1048576
+    for name, raw in raws:
+        agent = any("-javaagent" in a for a in raw["environment"]["jvmArguments"])
+        for d in raw["deploys"]:
+            samples = [s for l in d["loadings"] for s in l["samples"]]
+            q = max(1, len(samples) // 4)
+            for label, part in (("first", samples[:q]), ("last", samples[-q:])):
+                lines.append(
+                    f"| {'agent' if agent else 'no agent'} | {d['deploy']} | {samples[-1]['t'] / 60:.0f} | {label}"
+                    f" | {fmt(median(s['opsPerSec'] for s in part))}"
+                    f" | {fmt(median(s['gcPauseSecondsPerSecond'] * 1000 for s in part), 2)}"
+                    f" | {fmt(median(s['gcPauseCount'] / s['seconds'] for s in part), 2)}"
+                    f" | {fmt(median(mb(s['heapAfterGcBytes']) for s in part), 1)}"
+                    f" | {fmt(median(mb(s['rssBytes']) for s in part), 1)}"
+                    f" | {fmt(median(mb(s['directBytes']) for s in part), 1)} |")
+    return lines
+
+
+RENDERERS = {"pe-table": pe_table, "overhead": overhead_table, "deploys": deploys_table, "longrun": longrun_table}
 
 
 def render_doc(text, docs):

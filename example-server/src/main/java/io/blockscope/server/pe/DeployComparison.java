@@ -418,18 +418,37 @@ public final class DeployComparison {
         return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(percentile) / 1000.0;
     }
 
-    /** Heap in use after the last collection of each heap pool: what stays flat when nothing leaks. */
+    /**
+     * The whole heap in use right after the latest collection (young or old), from that collection's
+     * own record: what stays flat when nothing accumulates. (A pool's own "collection usage" will not
+     * do: G1's old generation updates it only at mixed and full collections.) Null when unknown.
+     */
     static Long heapAfterGc() {
-        long sum = 0;
-        boolean any = false;
+        java.util.Set<String> heapPools = new java.util.HashSet<>();
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            MemoryUsage after = pool.getType() == MemoryType.HEAP ? pool.getCollectionUsage() : null;
-            if (after != null) {
-                sum += after.getUsed();
-                any = true;
+            if (pool.getType() == MemoryType.HEAP) {
+                heapPools.add(pool.getName());
             }
         }
-        return any ? sum : null;
+        com.sun.management.GcInfo latest = null;
+        for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (gc instanceof com.sun.management.GarbageCollectorMXBean sun) {
+                com.sun.management.GcInfo info = sun.getLastGcInfo();
+                if (info != null && (latest == null || info.getEndTime() > latest.getEndTime())) {
+                    latest = info;
+                }
+            }
+        }
+        if (latest == null) {
+            return null;
+        }
+        long used = 0;
+        for (Map.Entry<String, MemoryUsage> e : latest.getMemoryUsageAfterGc().entrySet()) {
+            if (heapPools.contains(e.getKey())) {
+                used += e.getValue().getUsed();
+            }
+        }
+        return used;
     }
 
     /** The process's resident set from /proc/self/status, or null off Linux. */

@@ -145,7 +145,128 @@ def longrun_table(raws):
     return lines
 
 
-RENDERERS = {"pe-table": pe_table, "overhead": overhead_table, "deploys": deploys_table, "longrun": longrun_table}
+def _totals(raw, deploy):
+    """The per-loading totals of one deploy, in loading order."""
+    return [l["totals"] for d in raw["deploys"] if d["deploy"] == deploy for l in d["loadings"]]
+
+
+def _churn(raw):
+    """Indexes of the loadings whose data outgrows the cache (factor above 1)."""
+    return [i for i, l in enumerate(raw["deploys"][0]["loadings"]) if l["factor"] > 1]
+
+
+def _ratios(raw, a, b, key, loadings):
+    ta, tb = _totals(raw, a), _totals(raw, b)
+    return [ta[i][key] / tb[i][key] if tb[i][key] else None for i in loadings]
+
+
+def _r(values):
+    return ", ".join("n/a" if v is None else f"{v:.2f}" for v in values)
+
+
+def _spread(raw, deploy):
+    """(max - min) / mean of the deploy's throughput across the churn loadings."""
+    ops = [_totals(raw, deploy)[i]["opsPerSec"] for i in _churn(raw)]
+    return (max(ops) - min(ops)) / (sum(ops) / len(ops))
+
+
+def _in_cache(raw):
+    ops = {d["deploy"]: d["loadings"][0]["totals"]["opsPerSec"] for d in raw["deploys"]}
+    best = max(ops, key=ops.get)
+    ratio = ops["lru"] / ops["cbc-offheap"]
+    return f"lru / cbc-offheap ops/s {ratio:.2f}x; most ops/s: {best}", best == "lru" and ratio >= 1.2
+
+
+def _in_cache_gc(raw):
+    lru, off = (_totals(raw, d)[0]["gcPauseSecondsPerSecond"] * 1000 for d in ("lru", "cbc-offheap"))
+    return f"GC ms/s lru {lru:.2f}, cbc-offheap {off:.2f}", lru < off
+
+
+def _churn_gc(raw):
+    r = _ratios(raw, "cbc-offheap", "lru", "gcPauseSecondsPerSecond", _churn(raw))
+    return f"cbc-offheap / lru GC time per loading: {_r(r)}", all(v is not None and v < 1 for v in r)
+
+
+def _variance(raw):
+    off, lru = _spread(raw, "cbc-offheap"), _spread(raw, "lru")
+    return f"throughput spread over the churn loadings (max-min)/mean: cbc-offheap {off:.2f}, lru {lru:.2f}", off < lru
+
+
+def _file_gc(raw):
+    r = _ratios(raw, "cbc-file", "cbc-offheap", "gcPauseSecondsPerSecond", _churn(raw))
+    return f"cbc-file / cbc-offheap GC time per loading: {_r(r)}", all(v is not None and v < 1 for v in r)
+
+
+def _file_ops(raw):
+    r = _ratios(raw, "cbc-file", "cbc-offheap", "opsPerSec", _churn(raw))
+    return f"cbc-file / cbc-offheap ops/s per loading: {_r(r)}", all(v is not None and v < 1 for v in r)
+
+
+def _first_three(raw):
+    return list(range(min(3, len(raw["deploys"][0]["loadings"]))))
+
+
+def _mean_latency(raw):
+    r = _ratios(raw, "cbc-offheap", "lru", "meanMicros", _first_three(raw))
+    return f"cbc-offheap / lru mean latency, first three loadings: {_r(r)}", sum(v > 1 for v in r if v) * 2 > len(r)
+
+
+def _tail_latency(raw):
+    r95 = _ratios(raw, "cbc-offheap", "lru", "p95Micros", _first_three(raw))
+    r99 = _ratios(raw, "cbc-offheap", "lru", "p99Micros", _first_three(raw))
+    better = sum(v < 1 for v in r95 + r99 if v) * 2 > len(r95 + r99)
+    return f"cbc-offheap / lru p95: {_r(r95)}; p99: {_r(r99)}", better
+
+
+def _cpu(raw):
+    per_op = {}
+    for d in ("cbc-offheap", "lru"):
+        t = _totals(raw, d)
+        per_op[d] = sum(x["cpuCores"] * x["seconds"] for x in t) / sum(x["ops"] for x in t) * 1e6
+    ratio = per_op["cbc-offheap"] / per_op["lru"]
+    return (f"CPU per operation over all loadings: cbc-offheap {per_op['cbc-offheap']:.1f} us, lru {per_op['lru']:.1f} us"
+            f" ({ratio:.2f}x)"), ratio > 1
+
+
+def _onheap(raw):
+    ops = _ratios(raw, "cbc-onheap", "cbc-offheap", "opsPerSec", _churn(raw))
+    gc = _ratios(raw, "cbc-onheap", "cbc-offheap", "gcPauseSecondsPerSecond", _churn(raw))
+    return (f"cbc-onheap / cbc-offheap ops/s: {_r(ops)}; GC time: {_r(gc)}",
+            all(v is not None and v < 1 for v in ops) and all(v is not None and v > 1 for v in gc))
+
+
+SEED_CONCLUSIONS = [
+    ("data set in cache: LruBlockCache has the most throughput, at least 20% more than CBC offheap", _in_cache),
+    ("data set in cache: LruBlockCache has half the GC of CBC offheap", _in_cache_gc),
+    ("cache churning: CBC offheap needs a third to a half of LruBlockCache's GC", _churn_gc),
+    ("CBC offheap varies less than LruBlockCache as the misses climb", _variance),
+    ("CBC file has a better GC profile than CBC offheap", _file_gc),
+    ("... but less throughput than CBC offheap", _file_ops),
+    ("CBC offheap latency is slightly higher on average than LruBlockCache", _mean_latency),
+    ("... but its 95th and 99th percentiles are slightly better", _tail_latency),
+    ("CBC offheap uses a bit more CPU than LruBlockCache", _cpu),
+    ("bucket cache on heap: less throughput and more GC than offheap (seed's long runs)", _onheap),
+]
+
+
+def verdict_table(raws):
+    """Each seed conclusion against every run of the comparison: the figures, and whether the winner is the same."""
+    lines = []
+    for name, raw in raws:
+        lines.append(provenance(raw, name))
+        lines.append("")
+    lines += ["| # | seed conclusion | our figures (" + " / ".join(f"run {i + 1}" for i in range(len(raws)))
+              + ") | same winner? |", "|---:|---|---|---|"]
+    for n, (claim, check) in enumerate(SEED_CONCLUSIONS, 1):
+        results = [check(raw) for _, raw in raws]
+        same = [ok for _, ok in results]
+        verdict = "yes" if all(same) else ("no" if not any(same) else f"in {sum(same)} of {len(same)} runs")
+        lines.append(f"| {n} | {claim} | {' / '.join(text for text, _ in results)} | {verdict} |")
+    return lines
+
+
+RENDERERS = {"pe-table": pe_table, "overhead": overhead_table, "deploys": deploys_table, "longrun": longrun_table,
+             "deploys-verdict": verdict_table}
 
 
 def render_doc(text, docs):

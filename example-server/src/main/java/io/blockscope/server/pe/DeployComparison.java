@@ -392,6 +392,7 @@ public final class DeployComparison {
                 round(seconds, 3),
                 ops,
                 round(ops * per, 1),
+                latencies.getTotalCount() == 0 ? 0 : round(latencies.getMean() / 1000.0, 1),
                 micros(latencies, 50),
                 micros(latencies, 95),
                 micros(latencies, 99),

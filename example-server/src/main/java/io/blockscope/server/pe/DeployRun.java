@@ -61,6 +61,7 @@ record DeployRun(
             double seconds,
             long ops,
             double opsPerSec,
+            double meanMicros,
             double p50Micros,
             double p95Micros,
             double p99Micros,

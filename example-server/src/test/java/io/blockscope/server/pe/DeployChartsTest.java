@@ -102,6 +102,7 @@ class DeployChartsTest {
         for (String field : List.of(
                 "\"opsPerSec\"",
                 "\"p95Micros\"",
+                "\"meanMicros\"",
                 "\"p999Micros\"",
                 "\"gcPauseSecondsPerSecond\"",
                 "\"gcPauseCount\"",

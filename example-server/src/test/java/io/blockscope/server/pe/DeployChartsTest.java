@@ -37,6 +37,7 @@ class DeployChartsTest {
                 2,
                 (long) (opsPerSec * 2),
                 opsPerSec,
+                12,
                 10,
                 20,
                 30,

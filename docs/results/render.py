@@ -174,32 +174,32 @@ def _in_cache(raw):
     ops = {d["deploy"]: d["loadings"][0]["totals"]["opsPerSec"] for d in raw["deploys"]}
     best = max(ops, key=ops.get)
     ratio = ops["lru"] / ops["cbc-offheap"]
-    return f"lru / cbc-offheap ops/s {ratio:.2f}x; most ops/s: {best}", best == "lru" and ratio >= 1.2
+    return "lru / cbc-offheap ops/s; most ops/s", f"{ratio:.2f}x; {best}", best == "lru" and ratio >= 1.2
 
 
 def _in_cache_gc(raw):
     lru, off = (_totals(raw, d)[0]["gcPauseSecondsPerSecond"] * 1000 for d in ("lru", "cbc-offheap"))
-    return f"GC ms/s lru {lru:.2f}, cbc-offheap {off:.2f}", lru < off
+    return "GC ms/s lru, cbc-offheap", f"{lru:.2f}, {off:.2f}", lru < off
 
 
 def _churn_gc(raw):
     r = _ratios(raw, "cbc-offheap", "lru", "gcPauseSecondsPerSecond", _churn(raw))
-    return f"cbc-offheap / lru GC time per loading: {_r(r)}", all(v is not None and v < 1 for v in r)
+    return "cbc-offheap / lru GC time, per churn loading", _r(r), all(v is not None and v < 1 for v in r)
 
 
 def _variance(raw):
     off, lru = _spread(raw, "cbc-offheap"), _spread(raw, "lru")
-    return f"throughput spread over the churn loadings (max-min)/mean: cbc-offheap {off:.2f}, lru {lru:.2f}", off < lru
+    return "ops/s spread over the churn loadings, (max-min)/mean, cbc-offheap, lru", f"{off:.2f}, {lru:.2f}", off < lru
 
 
 def _file_gc(raw):
     r = _ratios(raw, "cbc-file", "cbc-offheap", "gcPauseSecondsPerSecond", _churn(raw))
-    return f"cbc-file / cbc-offheap GC time per loading: {_r(r)}", all(v is not None and v < 1 for v in r)
+    return "cbc-file / cbc-offheap GC time, per churn loading", _r(r), all(v is not None and v < 1 for v in r)
 
 
 def _file_ops(raw):
     r = _ratios(raw, "cbc-file", "cbc-offheap", "opsPerSec", _churn(raw))
-    return f"cbc-file / cbc-offheap ops/s per loading: {_r(r)}", all(v is not None and v < 1 for v in r)
+    return "cbc-file / cbc-offheap ops/s, per churn loading", _r(r), all(v is not None and v < 1 for v in r)
 
 
 def _first_three(raw):
@@ -208,14 +208,14 @@ def _first_three(raw):
 
 def _mean_latency(raw):
     r = _ratios(raw, "cbc-offheap", "lru", "meanMicros", _first_three(raw))
-    return f"cbc-offheap / lru mean latency, first three loadings: {_r(r)}", sum(v > 1 for v in r if v) * 2 > len(r)
+    return "cbc-offheap / lru mean latency, first three loadings", _r(r), sum(v > 1 for v in r if v) * 2 > len(r)
 
 
 def _tail_latency(raw):
     r95 = _ratios(raw, "cbc-offheap", "lru", "p95Micros", _first_three(raw))
     r99 = _ratios(raw, "cbc-offheap", "lru", "p99Micros", _first_three(raw))
     better = sum(v < 1 for v in r95 + r99 if v) * 2 > len(r95 + r99)
-    return f"cbc-offheap / lru p95: {_r(r95)}; p99: {_r(r99)}", better
+    return "cbc-offheap / lru p95; p99, first three loadings", f"{_r(r95)}; {_r(r99)}", better
 
 
 def _cpu(raw):
@@ -224,14 +224,14 @@ def _cpu(raw):
         t = _totals(raw, d)
         per_op[d] = sum(x["cpuCores"] * x["seconds"] for x in t) / sum(x["ops"] for x in t) * 1e6
     ratio = per_op["cbc-offheap"] / per_op["lru"]
-    return (f"CPU per operation over all loadings: cbc-offheap {per_op['cbc-offheap']:.1f} us, lru {per_op['lru']:.1f} us"
-            f" ({ratio:.2f}x)"), ratio > 1
+    return ("CPU per operation over all loadings, cbc-offheap, lru (ratio)",
+            f"{per_op['cbc-offheap']:.1f} us, {per_op['lru']:.1f} us ({ratio:.2f}x)", ratio > 1)
 
 
 def _onheap(raw):
     ops = _ratios(raw, "cbc-onheap", "cbc-offheap", "opsPerSec", _churn(raw))
     gc = _ratios(raw, "cbc-onheap", "cbc-offheap", "gcPauseSecondsPerSecond", _churn(raw))
-    return (f"cbc-onheap / cbc-offheap ops/s: {_r(ops)}; GC time: {_r(gc)}",
+    return ("cbc-onheap / cbc-offheap ops/s; GC time, per churn loading", f"{_r(ops)}; {_r(gc)}",
             all(v is not None and v < 1 for v in ops) and all(v is not None and v > 1 for v in gc))
 
 
@@ -259,9 +259,9 @@ def verdict_table(raws):
               + ") | same winner? |", "|---:|---|---|---|"]
     for n, (claim, check) in enumerate(SEED_CONCLUSIONS, 1):
         results = [check(raw) for _, raw in raws]
-        same = [ok for _, ok in results]
+        same = [ok for _, _, ok in results]
         verdict = "yes" if all(same) else ("no" if not any(same) else f"in {sum(same)} of {len(same)} runs")
-        lines.append(f"| {n} | {claim} | {' / '.join(text for text, _ in results)} | {verdict} |")
+        lines.append(f"| {n} | {claim} | {results[0][0]}: {' / '.join(v for _, v, _ in results)} | {verdict} |")
     return lines
 
 

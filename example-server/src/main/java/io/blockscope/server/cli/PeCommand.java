@@ -328,7 +328,14 @@ final class PeCommand implements Callable<Integer> {
                     + "(the seed: a fixed number of clients); drop --target/--ops and give e.g. --threads 4");
         }
         long l1 = l1Size > 0 ? l1Size : Math.max(8L << 20, Runtime.getRuntime().maxMemory() / 10);
+        boolean readPathGiven = spec.commandLine().getParseResult().hasMatchedOption("--read-path");
+        if (readPathGiven && readPaths.size() != 1) {
+            throw new IllegalArgumentException(
+                    "--loadings runs one --read-path (zero-copy by default, or copy: every L2 "
+                            + "hit copied onto the heap, as before HBASE-11425); got " + readPaths.size());
+        }
         DeployComparison.Settings settings = new DeployComparison.Settings(
+                readPathGiven ? readPaths.get(0) : ReadPathMode.ZERO_COPY,
                 deploys,
                 loadings,
                 cacheSize,

@@ -50,8 +50,11 @@ public final class DeployComparison {
      * @param measured   measured time per loading
      * @param warmup     unmeasured time at the start of each loading
      * @param tick       one point of the time series
+     * @param readPath   the L2's read path: zero-copy, or copy (every L2 hit copied onto the heap,
+     *     as every HBase L2 hit was before HBASE-11425, when the seed ran)
      */
     public record Settings(
+            ReadPathMode readPath,
             List<CacheDeploy> deploys,
             List<Double> factors,
             long cacheBytes,
@@ -85,7 +88,7 @@ public final class DeployComparison {
         }
 
         CacheConfig cacheConfig(CacheDeploy deploy) {
-            CacheConfig.Builder b = CacheConfig.builder().deploy(deploy).readPathMode(ReadPathMode.ZERO_COPY);
+            CacheConfig.Builder b = CacheConfig.builder().deploy(deploy).readPathMode(readPath);
             if (deploy == CacheDeploy.LRU) {
                 return b.l1Size(cacheBytes).build();
             }
@@ -191,6 +194,7 @@ public final class DeployComparison {
         Map<String, Object> s = new LinkedHashMap<>();
         s.put("workload", Workload.RANDOM_READ.label());
         s.put("threads", settings.threads());
+        s.put("readPath", settings.readPath().label());
         s.put("cacheBytes", settings.cacheBytes());
         s.put("l1Bytes", settings.l1Bytes());
         s.put("factors", settings.factors());
@@ -224,14 +228,19 @@ public final class DeployComparison {
                 LoadingResult r = runLoading(evaluation, target, pe.shape(Workload.RANDOM_READ), loading, t, progress);
                 t = r.samples().get(r.samples().size() - 1).t();
                 results.add(r);
-                progress.emit(out, line(deploy.label(), r));
+                progress.emit(out, line(label(deploy), r));
                 if (r.firstError() != null) {
                     progress.emit(out, "    ! " + r.errors() + " worker(s) failed: " + r.firstError());
                 }
             }
             leaks += target.outstandingBlockReferences();
-            return new DeployResult(deploy.label(), target.cacheSummary(), results);
+            return new DeployResult(label(deploy), target.cacheSummary(), results);
         }
+    }
+
+    /** The deploy, prefixed {@code copy/} when its L2 hits are copied (the label PE uses too). */
+    private String label(CacheDeploy deploy) {
+        return deploy.hasL2() && settings.readPath() == ReadPathMode.COPY ? "copy/" + deploy.label() : deploy.label();
     }
 
     private LoadingResult runLoading(

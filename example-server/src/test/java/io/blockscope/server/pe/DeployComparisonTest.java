@@ -99,6 +99,38 @@ class DeployComparisonTest {
     }
 
     @Test
+    void theDataCacheIsLrusOnlyCacheAndTheCombinedDeploysL2OnTheChosenReadPath() {
+        DeployComparison.Settings settings = new DeployComparison.Settings(
+                io.blockscope.server.cache.ReadPathMode.COPY,
+                List.of(io.blockscope.server.cache.CacheDeploy.LRU),
+                List.of(0.5),
+                64L << 20,
+                8L << 20,
+                2,
+                java.time.Duration.ofSeconds(1),
+                java.time.Duration.ZERO,
+                java.time.Duration.ofMillis(500),
+                1,
+                false);
+        var lru = settings.cacheConfig(io.blockscope.server.cache.CacheDeploy.LRU);
+        assertEquals(64L << 20, lru.l1Size());
+        var offheap = settings.cacheConfig(io.blockscope.server.cache.CacheDeploy.CBC_OFFHEAP);
+        assertEquals(8L << 20, offheap.l1Size());
+        assertEquals(64L << 20, offheap.l2Size());
+        assertEquals(io.blockscope.server.cache.ReadPathMode.COPY, offheap.readPathMode());
+        var metaOnly = settings.cacheConfig(io.blockscope.server.cache.CacheDeploy.META_ONLY);
+        assertEquals(8L << 20, metaOnly.l1Size());
+        assertEquals(2, settings.ticks());
+    }
+
+    @Test
+    void loadingsRunOneReadPath() throws Exception {
+        int exit = Main.execute(
+                "pe", "--loadings", "0.5,2", "--read-path", "copy,zero-copy", "--threads", "2", "--rows", "100");
+        assertEquals(2, exit, "bad options exit 2");
+    }
+
+    @Test
     void loadingsNeedOneThreadCount() throws Exception {
         int exit = Main.execute("pe", "--loadings", "0.5,2", "--threads", "2,4", "--rows", "100", "--no-progress");
         assertEquals(2, exit, "bad options exit 2");

@@ -106,7 +106,190 @@ def startup_table(raws):
     return lines
 
 
-RENDERERS = {"pe-table": pe_table, "overhead": overhead_table, "startup": startup_table}
+def deploys_table(raws):
+    """pe --loadings: one row per deploy and loading, the loading's figures over its measured time."""
+    lines = []
+    for name, raw in raws:
+        lines.append(provenance(raw, name))
+        s = raw["settings"]
+        lines.append(f"Cache {s['cacheBytes'] >> 20} MB per deploy (combined deploys: L1 {s['l1Bytes'] >> 20} MB for"
+                     f" meta blocks), randomRead by {s['threads']} threads, {s['measuredSecondsPerLoading']:.0f} s"
+                     f" measured per loading after {s['warmupSecondsPerLoading']:.0f} s of warm-up.")
+        lines.append("")
+    lines += ["| deploy | loading | ops/s | p50 us | p95 us | p99 us | p99.9 us | GC pauses | GC ms/s"
+              " | alloc MB/s | CPU cores | data hit | evicted/s | file reads/s | load avg |",
+              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for _, raw in raws:
+        for d in raw["deploys"]:
+            for l in d["loadings"]:
+                f = l["totals"]
+                alloc = None if f["allocBytesPerSec"] is None else f["allocBytesPerSec"] / 1e6
+                lines.append(
+                    f"| {d['deploy']} | {l['name']} ({l['factor']:g}x) | {fmt(f['opsPerSec'])} | {fmt(f['p50Micros'], 1)}"
+                    f" | {fmt(f['p95Micros'], 1)} | {fmt(f['p99Micros'], 1)} | {fmt(f['p999Micros'], 1)}"
+                    f" | {f['gcPauseCount']} | {fmt(f['gcPauseSecondsPerSecond'] * 1000, 2)} | {fmt(alloc, 1)}"
+                    f" | {fmt(f['cpuCores'], 2)} | {fmt(f['dataHitRatio'], 3)} | {fmt(f['evictedBlocksPerSec'], 1)}"
+                    f" | {fmt(f['fileReadsPerSec'])} | {fmt(l['loadAverageAtEnd'], 1)} |")
+    return lines
+
+
+def median(values):
+    values = sorted(v for v in values if v is not None)
+    if not values:
+        return None
+    n = len(values)
+    return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
+
+
+def longrun_table(raws):
+    """A long pe --loadings run: per file and deploy, the first and last quarter of its ticks side by side."""
+    lines = []
+    for name, raw in raws:
+        lines.append(provenance(raw, name))
+        lines.append("")
+    lines += ["| run | deploy | minutes | quarter | ops/s | GC ms/s | GC pauses/s | heap after GC MB | RSS MB"
+              " | direct MB |",
+              "|---|---|---:|---|---:|---:|---:|---:|---:|---:|"]
+    mb = lambda v: None if v is None else v / 1048576
+    for name, raw in raws:
+        agent = any("-javaagent" in a for a in raw["environment"]["jvmArguments"])
+        for d in raw["deploys"]:
+            samples = [s for l in d["loadings"] for s in l["samples"]]
+            q = max(1, len(samples) // 4)
+            for label, part in (("first", samples[:q]), ("last", samples[-q:])):
+                lines.append(
+                    f"| {'agent' if agent else 'no agent'} | {d['deploy']} | {samples[-1]['t'] / 60:.0f} | {label}"
+                    f" | {fmt(median(s['opsPerSec'] for s in part))}"
+                    f" | {fmt(median(s['gcPauseSecondsPerSecond'] * 1000 for s in part), 2)}"
+                    f" | {fmt(median(s['gcPauseCount'] / s['seconds'] for s in part), 2)}"
+                    f" | {fmt(median(mb(s['heapAfterGcBytes']) for s in part), 1)}"
+                    f" | {fmt(median(mb(s['rssBytes']) for s in part), 1)}"
+                    f" | {fmt(median(mb(s['directBytes']) for s in part), 1)} |")
+    return lines
+
+
+def _totals(raw, deploy):
+    """The per-loading totals of one deploy, in loading order."""
+    return [l["totals"] for d in raw["deploys"] if d["deploy"] == deploy for l in d["loadings"]]
+
+
+def _churn(raw):
+    """Indexes of the loadings whose data outgrows the cache (factor above 1)."""
+    return [i for i, l in enumerate(raw["deploys"][0]["loadings"]) if l["factor"] > 1]
+
+
+def _ratios(raw, a, b, key, loadings):
+    ta, tb = _totals(raw, a), _totals(raw, b)
+    return [ta[i][key] / tb[i][key] if tb[i][key] else None for i in loadings]
+
+
+def _r(values):
+    return ", ".join("n/a" if v is None else f"{v:.2f}" for v in values)
+
+
+def _spread(raw, deploy):
+    """(max - min) / mean of the deploy's throughput across the churn loadings."""
+    ops = [_totals(raw, deploy)[i]["opsPerSec"] for i in _churn(raw)]
+    return (max(ops) - min(ops)) / (sum(ops) / len(ops))
+
+
+def _in_cache(raw):
+    ops = {d["deploy"]: d["loadings"][0]["totals"]["opsPerSec"] for d in raw["deploys"]}
+    best = max(ops, key=ops.get)
+    ratio = ops["lru"] / ops["cbc-offheap"]
+    return "lru / cbc-offheap ops/s; most ops/s", f"{ratio:.2f}x; {best}", best == "lru" and ratio >= 1.2
+
+
+def _in_cache_gc(raw):
+    lru, off = (_totals(raw, d)[0]["gcPauseSecondsPerSecond"] * 1000 for d in ("lru", "cbc-offheap"))
+    return "GC ms/s lru, cbc-offheap", f"{lru:.2f}, {off:.2f}", lru < off
+
+
+def _churn_gc(raw):
+    r = _ratios(raw, "cbc-offheap", "lru", "gcPauseSecondsPerSecond", _churn(raw))
+    return "cbc-offheap / lru GC time, per churn loading", _r(r), all(v is not None and v < 1 for v in r)
+
+
+def _variance(raw):
+    off, lru = _spread(raw, "cbc-offheap"), _spread(raw, "lru")
+    return "ops/s spread over the churn loadings, (max-min)/mean, cbc-offheap, lru", f"{off:.2f}, {lru:.2f}", off < lru
+
+
+def _file_gc(raw):
+    r = _ratios(raw, "cbc-file", "cbc-offheap", "gcPauseSecondsPerSecond", _churn(raw))
+    return "cbc-file / cbc-offheap GC time, per churn loading", _r(r), all(v is not None and v < 1 for v in r)
+
+
+def _file_ops(raw):
+    r = _ratios(raw, "cbc-file", "cbc-offheap", "opsPerSec", _churn(raw))
+    return "cbc-file / cbc-offheap ops/s, per churn loading", _r(r), all(v is not None and v < 1 for v in r)
+
+
+def _first_three(raw):
+    return list(range(min(3, len(raw["deploys"][0]["loadings"]))))
+
+
+def _mean_latency(raw):
+    r = _ratios(raw, "cbc-offheap", "lru", "meanMicros", _first_three(raw))
+    return "cbc-offheap / lru mean latency, first three loadings", _r(r), sum(v > 1 for v in r if v) * 2 > len(r)
+
+
+def _tail_latency(raw):
+    r95 = _ratios(raw, "cbc-offheap", "lru", "p95Micros", _first_three(raw))
+    r99 = _ratios(raw, "cbc-offheap", "lru", "p99Micros", _first_three(raw))
+    better = sum(v < 1 for v in r95 + r99 if v) * 2 > len(r95 + r99)
+    return "cbc-offheap / lru p95; p99, first three loadings", f"{_r(r95)}; {_r(r99)}", better
+
+
+def _cpu(raw):
+    per_op = {}
+    for d in ("cbc-offheap", "lru"):
+        t = _totals(raw, d)
+        per_op[d] = sum(x["cpuCores"] * x["seconds"] for x in t) / sum(x["ops"] for x in t) * 1e6
+    ratio = per_op["cbc-offheap"] / per_op["lru"]
+    return ("CPU per operation over all loadings, cbc-offheap, lru (ratio)",
+            f"{per_op['cbc-offheap']:.1f} us, {per_op['lru']:.1f} us ({ratio:.2f}x)", ratio > 1)
+
+
+def _onheap(raw):
+    ops = _ratios(raw, "cbc-onheap", "cbc-offheap", "opsPerSec", _churn(raw))
+    gc = _ratios(raw, "cbc-onheap", "cbc-offheap", "gcPauseSecondsPerSecond", _churn(raw))
+    return ("cbc-onheap / cbc-offheap ops/s; GC time, per churn loading", f"{_r(ops)}; {_r(gc)}",
+            all(v is not None and v < 1 for v in ops) and all(v is not None and v > 1 for v in gc))
+
+
+SEED_CONCLUSIONS = [
+    ("data set in cache: LruBlockCache has the most throughput, at least 20% more than CBC offheap", _in_cache),
+    ("data set in cache: LruBlockCache has half the GC of CBC offheap", _in_cache_gc),
+    ("cache churning: CBC offheap needs a third to a half of LruBlockCache's GC", _churn_gc),
+    ("CBC offheap varies less than LruBlockCache as the misses climb", _variance),
+    ("CBC file has a better GC profile than CBC offheap", _file_gc),
+    ("... but less throughput than CBC offheap", _file_ops),
+    ("CBC offheap latency is slightly higher on average than LruBlockCache", _mean_latency),
+    ("... but its 95th and 99th percentiles are slightly better", _tail_latency),
+    ("CBC offheap uses a bit more CPU than LruBlockCache", _cpu),
+    ("bucket cache on heap: less throughput and more GC than offheap (seed's long runs)", _onheap),
+]
+
+
+def verdict_table(raws):
+    """Each seed conclusion against every run of the comparison: the figures, and whether the winner is the same."""
+    lines = []
+    for name, raw in raws:
+        lines.append(provenance(raw, name))
+        lines.append("")
+    lines += ["| # | seed conclusion | our figures (" + " / ".join(f"run {i + 1}" for i in range(len(raws)))
+              + ") | same winner? |", "|---:|---|---|---|"]
+    for n, (claim, check) in enumerate(SEED_CONCLUSIONS, 1):
+        results = [check(raw) for _, raw in raws]
+        same = [ok for _, _, ok in results]
+        verdict = "yes" if all(same) else ("no" if not any(same) else f"in {sum(same)} of {len(same)} runs")
+        lines.append(f"| {n} | {claim} | {results[0][0]}: {' / '.join(v for _, v, _ in results)} | {verdict} |")
+    return lines
+
+
+RENDERERS = {"pe-table": pe_table, "overhead": overhead_table, "deploys": deploys_table, "longrun": longrun_table,
+             "deploys-verdict": verdict_table, "startup": startup_table}
 
 
 def render_doc(text, docs):

@@ -4,6 +4,7 @@ import io.blockscope.server.cache.CacheConfig;
 import io.blockscope.server.cache.CacheDeploy;
 import io.blockscope.server.cache.ReadPathMode;
 import io.blockscope.server.cache.bucket.BucketAllocator;
+import io.blockscope.server.pe.DeployComparison;
 import io.blockscope.server.pe.PeRunner;
 import io.blockscope.server.pe.PeSettings;
 import io.blockscope.server.pe.Workload;
@@ -213,6 +214,47 @@ final class PeCommand implements Callable<Integer> {
     @Option(names = "--keep-data", description = "Keep the auto-loaded table's directory (printed at the end).")
     boolean keepData;
 
+    @Option(
+            names = "--loadings",
+            paramLabel = "FACTORS",
+            split = ",",
+            description =
+                    "Run the deploy comparison of the seed's 'Comparing BlockCache Deploys' instead: for each --deploy "
+                            + "in turn (same heap, same --cache-size), randomRead by the one --threads count over data of each "
+                            + "factor x the cache, loadings back to back; --duration and --warmup apply per loading. The seed's "
+                            + "four: 0.5,2,4,16 (all in cache, ~50%%, ~75%%, ~94%% misses). See docs/pe.md.")
+    List<Double> loadings;
+
+    @Option(
+            names = "--cache-size",
+            paramLabel = "SIZE",
+            defaultValue = "128m",
+            converter = Converters.Size.class,
+            description = "With --loadings: the data cache of every deploy (lru: its only cache; cbc-*: the L2). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    long cacheSize;
+
+    @Option(
+            names = "--tick",
+            paramLabel = "DURATION",
+            defaultValue = "5s",
+            converter = Converters.Time.class,
+            description = "With --loadings: one point of the charts' time series. Default: ${DEFAULT-VALUE}.")
+    Duration tick;
+
+    @Option(
+            names = "--charts",
+            paramLabel = "DIR",
+            description = "With --loadings (or --charts-from): write one PNG per figure, five panels across, into DIR, "
+                    + "drawn from the JSON.")
+    Path charts;
+
+    @Option(
+            names = "--charts-from",
+            paramLabel = "FILE.json",
+            description = "Only redraw the --charts of a finished deploy comparison from its JSON.")
+    Path chartsFrom;
+
     @Mixin
     TableOptions table;
 
@@ -225,6 +267,18 @@ final class PeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (chartsFrom != null) {
+            if (charts == null) {
+                throw new IllegalArgumentException("--charts-from needs --charts DIR (where to write the PNGs)");
+            }
+            for (Path file : DeployComparison.charts(chartsFrom, charts)) {
+                System.err.println("[pe] wrote " + file);
+            }
+            return 0;
+        }
+        if (loadings != null) {
+            return deployComparison();
+        }
         Duration measured = duration == null && ops <= 0 ? Duration.ofSeconds(10) : duration;
         PeSettings settings = new PeSettings(
                 workloads, threads, measured, ops, rounds, warmup, multiGetRows, scanRows, filter, peSeed, progress);
@@ -256,6 +310,51 @@ final class PeCommand implements Callable<Integer> {
                 }
             }
             return PeRunner.inProcess(settings, dataDirectory, tableName(), configs, outputs);
+        } finally {
+            if (temporary != null) {
+                if (keepData) {
+                    System.err.println("[pe] kept the table in " + temporary);
+                } else {
+                    TempDirectories.deleteRecursively(temporary);
+                }
+            }
+        }
+    }
+
+    /** {@code --loadings}: the seed's deploy comparison, in this JVM over --data or an auto-loaded table. */
+    private int deployComparison() throws Exception {
+        if (targets != null || ops > 0 || threads.size() != 1) {
+            throw new IllegalArgumentException("--loadings runs in-process, by --duration, with one --threads count "
+                    + "(the seed: a fixed number of clients); drop --target/--ops and give e.g. --threads 4");
+        }
+        long l1 = l1Size > 0 ? l1Size : Math.max(8L << 20, Runtime.getRuntime().maxMemory() / 10);
+        boolean readPathGiven = spec.commandLine().getParseResult().hasMatchedOption("--read-path");
+        if (readPathGiven && readPaths.size() != 1) {
+            throw new IllegalArgumentException(
+                    "--loadings runs one --read-path (zero-copy by default, or copy: every L2 "
+                            + "hit copied onto the heap, as before HBASE-11425); got " + readPaths.size());
+        }
+        DeployComparison.Settings settings = new DeployComparison.Settings(
+                readPathGiven ? readPaths.get(0) : ReadPathMode.ZERO_COPY,
+                deploys,
+                loadings,
+                cacheSize,
+                l1,
+                threads.get(0),
+                duration == null ? Duration.ofSeconds(40) : duration,
+                warmup,
+                tick,
+                peSeed,
+                progress);
+        Path temporary = null;
+        Path dataDirectory = data;
+        try {
+            if (dataDirectory == null) {
+                temporary = Files.createTempDirectory("blockscope-pe-");
+                dataDirectory = temporary;
+                table.load(dataDirectory, rows, System.err);
+            }
+            return DeployComparison.run(settings, dataDirectory, table.table, json, charts, System.out, System.err);
         } finally {
             if (temporary != null) {
                 if (keepData) {

@@ -89,9 +89,10 @@ final class InProcessTarget implements ReadTarget {
 
     @Override
     public Session newSession(WorkloadShape shape, long seed) {
+        long rows = shape.rowsOf(tableRows());
         return switch (shape.workload()) {
-            case MULTIGET, RANDOM_READ -> new GetSession(region, shape.rowsPerOp(), seed);
-            case SCAN_RANGE, SCAN_10PCT -> new ScanSession(region, shape.scanRows(), shape.filterSpec(), seed);
+            case MULTIGET, RANDOM_READ -> new GetSession(region, rows, shape.rowsPerOp(), seed);
+            case SCAN_RANGE, SCAN_10PCT -> new ScanSession(region, rows, shape.scanRows(), shape.filterSpec(), seed);
         };
     }
 
@@ -104,6 +105,26 @@ final class InProcessTarget implements ReadTarget {
     @Override
     public boolean countsWorkerAllocation() {
         return true;
+    }
+
+    /** Blocks the cache has evicted so far (every tier). */
+    long evictedBlocks() {
+        return cache.getStats().evictedBlockCount();
+    }
+
+    /** Data block lookups so far. */
+    long dataRequests() {
+        return tables.blockSource().dataRequests();
+    }
+
+    /** Data blocks read from the store files so far: the misses that reach the disk (or the OS page cache). */
+    long dataFileReads() {
+        return tables.blockSource().dataFileReads();
+    }
+
+    /** The cache's one-line description (sizes, blocks held). */
+    String cacheSummary() {
+        return CacheDescription.summary(cache);
     }
 
     @Override
@@ -126,9 +147,9 @@ final class InProcessTarget implements ReadTarget {
         private final ResultSink sink = new ResultSink();
         private long returned;
 
-        GetSession(Region region, int batch, long seed) {
+        GetSession(Region region, long rows, int batch, long seed) {
             this.region = region;
-            this.rows = region.manifest().spec().rows();
+            this.rows = rows;
             this.keys = new byte[batch][TableSpec.ROW_KEY_LENGTH];
             this.random = new SplittableRandom(seed);
         }
@@ -168,9 +189,9 @@ final class InProcessTarget implements ReadTarget {
         private final ResultSink sink = new ResultSink();
         private long returned;
 
-        ScanSession(Region region, int length, FilterSpec filter, long seed) {
+        ScanSession(Region region, long rows, int length, FilterSpec filter, long seed) {
             this.region = region;
-            this.rows = region.manifest().spec().rows();
+            this.rows = rows;
             this.length = length;
             this.filter = filter;
             this.random = new SplittableRandom(seed);

@@ -213,7 +213,7 @@ final class PeReport {
         return Math.round(value * scale) / scale;
     }
 
-    private static Map<String, Object> environment() {
+    static Map<String, Object> environment() {
         Map<String, Object> e = new LinkedHashMap<>();
         e.put("javaVersion", Runtime.version().toString());
         e.put("vm", System.getProperty("java.vm.name"));

@@ -68,7 +68,7 @@ public final class PerformanceEvaluation {
         int threads = Collections.max(settings.threads());
         for (ReadTarget target : targets) {
             progress.phase("warming up " + shape.workload().label() + " on " + target.label());
-            Slice slice = runSlice(target, shape, threads, settings.warmup().toNanos(), 0);
+            Slice slice = runSlice(target, shape, threads, settings.warmup().toNanos(), 0, true);
             if (slice.errors > 0) {
                 throw new IllegalStateException(target.label() + " failed during warm-up: " + slice.firstError);
             }
@@ -104,7 +104,7 @@ public final class PerformanceEvaluation {
                     progress.phase(String.format(
                             "%s %s threads=%d round %d/%d",
                             shape.workload().label(), target.label(), threads, round + 1, rounds));
-                    Slice slice = runSlice(target, shape, threads, nanos, ops);
+                    Slice slice = runSlice(target, shape, threads, nanos, ops, true);
                     StepMeasurement m = steps.get(s).get(t);
                     m.addSlice(
                             slice.ops,
@@ -151,7 +151,7 @@ public final class PerformanceEvaluation {
     }
 
     /** What one slice measured. */
-    private static final class Slice {
+    static final class Slice {
         long ops;
         long rowsRead;
         long rowsReturned;
@@ -168,8 +168,12 @@ public final class PerformanceEvaluation {
      * Runs {@code threads} workers on {@code target} for {@code nanos} (or {@code ops} operations in
      * all) and measures them. Everything the measurement needs is allocated before the start signal,
      * so the workers' allocation counters see the reads' cost alone.
+     *
+     * @param settleGc read the slice's end GC settled (about a second later); a caller that chains
+     *     its own GC readings across back-to-back slices passes false and ignores the slice's GC
      */
-    private Slice runSlice(ReadTarget target, WorkloadShape shape, int threads, long nanos, long ops) throws Exception {
+    Slice runSlice(ReadTarget target, WorkloadShape shape, int threads, long nanos, long ops, boolean settleGc)
+            throws Exception {
         long sliceId = ++sliceCounter;
         Worker[] workers = new Worker[threads];
         for (int i = 0; i < threads; i++) {
@@ -202,7 +206,7 @@ public final class PerformanceEvaluation {
         }
         long elapsed = System.nanoTime() - startNanos;
         long cpuAtEnd = ProcessCpu.nanos();
-        CostSnapshot after = target.cost(true);
+        CostSnapshot after = target.cost(settleGc);
 
         Slice slice = new Slice();
         slice.elapsedNanos = elapsed;

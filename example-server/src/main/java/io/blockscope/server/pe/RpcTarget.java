@@ -92,6 +92,9 @@ final class RpcTarget implements ReadTarget {
 
     @Override
     public Session newSession(WorkloadShape shape, long seed) {
+        if (shape.rowLimit() != 0) {
+            throw new IllegalArgumentException("loadings (a row limit) run in-process only, not over RPC");
+        }
         return switch (shape.workload()) {
             case MULTIGET, RANDOM_READ -> new GetSession(shape.rowsPerOp(), seed);
             case SCAN_RANGE, SCAN_10PCT -> new ScanSession(shape.scanRows(), shape.filter(), seed);

@@ -18,10 +18,11 @@ import org.jfree.data.xy.XYSeriesCollection;
 /**
  * Throughput against threads, one line per configuration and one panel per workload: the shape of
  * the seed's graphs, where the copying read path flattens and the zero-copy one keeps climbing.
+ * Also the palette and PNG writing shared with {@link DeployCharts}.
  */
 final class ThroughputChart {
 
-    private static final Color[] PALETTE = {
+    static final Color[] PALETTE = {
         new Color(0xD62728),
         new Color(0x1F77B4),
         new Color(0x2CA02C),
@@ -68,8 +69,14 @@ final class ThroughputChart {
         }
         JFreeChart chart =
                 new JFreeChart("blockscope PE: throughput vs threads", JFreeChart.DEFAULT_TITLE_FONT, combined, true);
+        savePng(file, chart, 900, 200 + 350 * byWorkload.size());
+    }
+
+    /** Writes {@code chart} as a PNG; a headless JVM without fonts gets an IOException saying what to install. */
+    static void savePng(Path file, JFreeChart chart, int width, int height) throws IOException {
+        System.setProperty("java.awt.headless", "true");
         try {
-            ChartUtils.saveChartAsPNG(file.toFile(), chart, 900, 200 + 350 * byWorkload.size());
+            ChartUtils.saveChartAsPNG(file.toFile(), chart, width, height);
         } catch (Error e) {
             if (e instanceof OutOfMemoryError || e instanceof StackOverflowError) {
                 throw e;

@@ -27,6 +27,10 @@ public final class CachedBlockSource implements BlockSource {
     private final Map<String, StoreFileReader> files = new ConcurrentHashMap<>();
 
     private final LongAdder outstanding = new LongAdder();
+    /** Data block lookups and those read from a store file: the data hit ratio, whatever tier holds meta blocks. */
+    private final LongAdder dataRequests = new LongAdder();
+
+    private final LongAdder dataFileReads = new LongAdder();
     /** Blocks read from disk that the cache did not take (every data block in the meta-only deploy). */
     private final Set<Block> uncached = ConcurrentHashMap.newKeySet();
 
@@ -57,7 +61,14 @@ public final class CachedBlockSource implements BlockSource {
     @Override
     public Block getBlock(BlockCacheKey key, BlockType expectedType) throws IOException {
         Block block = cache.getBlock(key, true, false, true);
+        boolean data = expectedType == BlockType.DATA;
+        if (data) {
+            dataRequests.increment();
+        }
         if (block == null) {
+            if (data) {
+                dataFileReads.increment();
+            }
             StoreFileReader file = files.get(key.fileName());
             if (file == null) {
                 throw new IllegalArgumentException("no open store file " + key.fileName() + " for block " + key);
@@ -82,6 +93,16 @@ public final class CachedBlockSource implements BlockSource {
             return;
         }
         cache.returnBlock(key, block);
+    }
+
+    /** Data block lookups so far. */
+    public long dataRequests() {
+        return dataRequests.sum();
+    }
+
+    /** Data blocks read from a store file so far (cache misses; every data lookup of meta-only). */
+    public long dataFileReads() {
+        return dataFileReads.sum();
     }
 
     /** Blocks handed out and not yet given back. */

@@ -114,6 +114,11 @@ public final class Tables implements AutoCloseable {
     }
 
     /** Blocks handed out by the cache and not yet given back: 0 whenever no request is in flight. */
+    /** The block source's data lookups and store file reads (see {@link CachedBlockSource#dataFileReads()}). */
+    public CachedBlockSource blockSource() {
+        return source;
+    }
+
     public long outstandingBlockReferences() {
         return source.outstanding();
     }

@@ -76,6 +76,8 @@ def overhead_table(raws):
               "|---|---:|---|---|---|---|"]
     for _, raw in raws:
         workload = re.search(r"--workload (\S+)", raw["command"]).group(1)
+        if "--rpc-rows" in raw["command"]:
+            workload += " (RPC server)"
         extra = raw["extraCpuPerOpPercent"]
         shown = f"yes ({extra['high']:+.2f}%)" if extra["high"] < 1.0 else f"no ({extra['high']:+.2f}%)"
         lines.append(f"| {workload} | {raw['pairs']} | {interval(raw['cpuPerOpRatio'])} | {interval(extra, 2)}"
@@ -83,7 +85,41 @@ def overhead_table(raws):
     return lines
 
 
-RENDERERS = {"pe-table": pe_table, "overhead": overhead_table}
+def jmh_table(raws):
+    """JMH runs (JSON wrapped with date, JDK, machine, command and a label) side by side: one column
+    of average ns/op (median of the iterations, with the mean's 99.9% error) and bytes/op per run."""
+    lines = []
+    for name, raw in raws:
+        lines.append(provenance(raw, name))
+        lines.append("")
+    header = "| benchmark | config | threads |"
+    rule = "|---|---|---:|"
+    for _, raw in raws:
+        header += f" {raw['label']}: ns/op, median [mean ± error] | {raw['label']}: B/op |"
+        rule += "---|---:|"
+    lines += [header, rule]
+    rows = {}
+    for i, (_, raw) in enumerate(raws):
+        for r in raw["results"]:
+            key = (r["benchmark"].rsplit(".", 1)[1], r.get("params", {}).get("config", ""), r["threads"])
+            rows.setdefault(key, [None] * len(raws))[i] = r
+    for (bench, config, threads), results in rows.items():
+        line = f"| {bench} | {config} | {threads} |"
+        for r in results:
+            if r is None:
+                line += " | |"
+                continue
+            m = r["primaryMetric"]
+            samples = sorted(x for fork in m["rawData"] for x in fork)
+            n = len(samples)
+            median = samples[n // 2] if n % 2 else (samples[n // 2 - 1] + samples[n // 2]) / 2
+            alloc = r.get("secondaryMetrics", {}).get("gc.alloc.rate.norm", {}).get("score")
+            line += f" {median:,.1f} [{m['score']:,.1f} ± {m['scoreError']:,.1f}] | {fmt(alloc, 1)} |"
+        lines.append(line)
+    return lines
+
+
+RENDERERS = {"pe-table": pe_table, "overhead": overhead_table, "jmh": jmh_table}
 
 
 def render_doc(text, docs):

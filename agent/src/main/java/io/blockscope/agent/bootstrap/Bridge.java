@@ -163,24 +163,20 @@ public final class Bridge {
     }
 
     /**
-     * The innermost call on this thread of a method a receiver probe watches: {receiver's class,
-     * method name}. Set and restored by that probe's advice; read only by sampled events, to name
-     * a site in an inherited method after the receiver's concrete class. One array per thread,
-     * allocated on the thread's first such call; nothing after.
-     */
-    private static final ThreadLocal<Object[]> RECEIVER = ThreadLocal.withInitial(() -> new Object[2]);
-
-    /**
-     * This thread's {receiver class, method name} slot; receiver-probe advice saves its two values in
-     * locals on entry, writes its own, and puts the saved ones back on exit (so nested calls unwind).
+     * This thread's {receiver class, method name} slot: the innermost call on this thread of a
+     * method a receiver probe watches. Receiver-probe advice saves its two values in locals on entry,
+     * writes its own, and puts the saved ones back on exit (so nested calls unwind); read only by
+     * sampled events, to name a site in an inherited method after the receiver's concrete class. The
+     * slot sits in the thread's counter row (no {@code ThreadLocal} lookup per call), allocated with
+     * the row on the thread's first use; nothing after.
      */
     public static Object[] receiverSlot() {
-        return RECEIVER.get();
+        return CounterRows.receiverSlot();
     }
 
     /** The receiver's class of the innermost watched call, when that call is {@code method}; else null. */
     public static Class<?> receiver(String method) {
-        Object[] slot = RECEIVER.get();
+        Object[] slot = CounterRows.receiverSlot();
         return method.equals(slot[1]) ? (Class<?>) slot[0] : null;
     }
 

@@ -59,6 +59,8 @@ final class CounterRows {
         final long tid;
         final WeakReference<Thread> thread;
         final long[] values = new long[PAD + MAX_COLUMNS + 2 + PAD];
+        /** Written and read by the owner only (receiver probes). */
+        final Object[] receiver = new Object[2];
 
         Row(Thread thread) {
             this.tid = thread.getId();
@@ -150,30 +152,57 @@ final class CounterRows {
     }
 
     private static void addSlow(Thread current, long tid, int home, int column, long x) {
-        long[] values = null;
+        Row row = rowSlow(current, tid, home);
+        if (row == null) {
+            LONGS.getAndAdd(SHARED, PAD + column, x);
+            return;
+        }
+        long[] values = row.values;
+        int i = PAD + column;
+        LONGS.setRelease(values, i, values[i] + x);
+    }
+
+    /** The thread's row past its home slot, or a newly claimed one; null when none is free. */
+    private static Row rowSlow(Thread current, long tid, int home) {
         // its row first (it may sit past a slot freed since), then a free slot to claim
-        for (int probe = 0; probe < PROBES && values == null; probe++) {
+        for (int probe = 0; probe < PROBES; probe++) {
             Row row = (Row) ROW_SLOTS.getAcquire(ROWS, (home + probe) & (SLOTS - 1));
             if (row != null && row.tid == tid) {
-                values = row.values;
+                return row;
             }
         }
-        for (int probe = 0; probe < PROBES && values == null; probe++) {
+        for (int probe = 0; probe < PROBES; probe++) {
             int slot = (home + probe) & (SLOTS - 1);
             if (ROW_SLOTS.getAcquire(ROWS, slot) == null) {
                 Row mine = new Row(current);
                 if (ROW_SLOTS.compareAndSet(ROWS, slot, null, mine)) {
-                    values = mine.values;
+                    return mine;
                 }
             }
         }
-        if (values == null) {
-            LONGS.getAndAdd(SHARED, PAD + column, x);
-            return;
-        }
-        int i = PAD + column;
-        LONGS.setRelease(values, i, values[i] + x);
+        return null;
     }
+
+    /**
+     * This thread's {receiver class, method name} slot for receiver probes (see
+     * {@code Bridge.receiverSlot}): kept in its row, so the advice finds it as counters do, without
+     * a {@code ThreadLocal} map lookup; a thread without a row uses a {@code ThreadLocal}.
+     */
+    static Object[] receiverSlot() {
+        Thread current = Thread.currentThread();
+        long tid = current.getId();
+        int home = home(tid);
+        Row row = ROWS[home];
+        if (row == null || row.tid != tid) {
+            row = rowSlow(current, tid, home);
+            if (row == null) {
+                return NO_ROW_RECEIVER.get();
+            }
+        }
+        return row.receiver;
+    }
+
+    private static final ThreadLocal<Object[]> NO_ROW_RECEIVER = ThreadLocal.withInitial(() -> new Object[2]);
 
     /** Fibonacci hashing of the id: consecutive ids spread over the table. */
     private static int home(long tid) {

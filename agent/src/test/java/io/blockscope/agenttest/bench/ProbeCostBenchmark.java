@@ -153,4 +153,23 @@ public class ProbeCostBenchmark {
         reader.held = block;
         return block;
     }
+
+    /**
+     * A receiver probe's enter and exit advice around a watched call (HBase's {@code filterRowKey}):
+     * the thread's receiver slot fetched twice, two values saved, written and restored.
+     */
+    @Benchmark
+    public Object receiverEnterExit(Reader reader) {
+        Object block = new Object();
+        Object[] slot = Bridge.receiverSlot();
+        Object previousReceiver = slot[0];
+        Object previousMethod = slot[1];
+        slot[0] = ProbeCostBenchmark.class;
+        slot[1] = "filterRowKey";
+        reader.held = block;
+        slot = Bridge.receiverSlot();
+        slot[0] = previousReceiver;
+        slot[1] = previousMethod;
+        return block;
+    }
 }

@@ -87,7 +87,8 @@ def overhead_table(raws):
 
 def jmh_table(raws):
     """JMH runs (JSON wrapped with date, JDK, machine, command and a label) side by side: one column
-    of average ns/op (median of the iterations, with the mean's 99.9% error) and bytes/op per run."""
+    of average ns/op (median of the iterations, with the mean's 99.9% error, or the range of the
+    means when a file holds several runs of a benchmark) and bytes/op per file."""
     lines = []
     for name, raw in raws:
         lines.append(provenance(raw, name))
@@ -102,19 +103,27 @@ def jmh_table(raws):
     for i, (_, raw) in enumerate(raws):
         for r in raw["results"]:
             key = (r["benchmark"].rsplit(".", 1)[1], r.get("params", {}).get("config", ""), r["threads"])
-            rows.setdefault(key, [None] * len(raws))[i] = r
+            rows.setdefault(key, [[] for _ in raws])[i].append(r)
     for (bench, config, threads), results in rows.items():
         line = f"| {bench} | {config} | {threads} |"
-        for r in results:
-            if r is None:
+        for rs in results:
+            if not rs:
                 line += " | |"
                 continue
-            m = r["primaryMetric"]
-            samples = sorted(x for fork in m["rawData"] for x in fork)
+            # repeated runs (rounds) of one benchmark: the median of all their iterations, and the
+            # range of the runs' means instead of one run's error
+            samples = sorted(x for r in rs for fork in r["primaryMetric"]["rawData"] for x in fork)
             n = len(samples)
             median = samples[n // 2] if n % 2 else (samples[n // 2 - 1] + samples[n // 2]) / 2
-            alloc = r.get("secondaryMetrics", {}).get("gc.alloc.rate.norm", {}).get("score")
-            line += f" {median:,.1f} [{m['score']:,.1f} ± {m['scoreError']:,.1f}] | {fmt(alloc, 1)} |"
+            allocs = [r.get("secondaryMetrics", {}).get("gc.alloc.rate.norm", {}).get("score") for r in rs]
+            alloc = None if None in allocs else sum(allocs) / len(allocs)
+            if len(rs) == 1:
+                m = rs[0]["primaryMetric"]
+                spread = f"{m['score']:,.1f} ± {m['scoreError']:,.1f}"
+            else:
+                scores = [r["primaryMetric"]["score"] for r in rs]
+                spread = f"{len(rs)} runs' means {min(scores):,.1f}..{max(scores):,.1f}"
+            line += f" {median:,.1f} [{spread}] | {fmt(alloc, 1)} |"
         lines.append(line)
     return lines
 

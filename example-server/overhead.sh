@@ -3,7 +3,9 @@
 # median ratio with a 95% bootstrap interval (io.blockscope.server.bench.AgentOverhead).
 #
 #   example-server/overhead.sh --agent agent/target/blockscope-agent.jar --pairs 16 --out FILE.json -- \
-#       --workload multiget --threads 2 --read-path zero-copy --warmup 3s --duration 5s --rounds 1 --rows 100000
+#       --workload multiget --threads 2 --read-path zero-copy --warmup 20s --duration 10s --rounds 1 --rows 100000
+#   example-server/overhead.sh --agent agent/target/blockscope-agent.jar --pairs 8 --rpc-rows 50000 --rpc-warmup 20s \
+#       --out FILE.json -- --workload multiget --threads 2 --warmup 0s --duration 10s --rounds 1   # the RPC server
 #
 # Builds the agent and the server jar first (skip with OVERHEAD_SKIP_BUILD=1). The harness runs from
 # the test classes with the server jar (which holds Jackson) as its class path.

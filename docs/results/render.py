@@ -76,10 +76,55 @@ def overhead_table(raws):
               "|---|---:|---|---|---|---|"]
     for _, raw in raws:
         workload = re.search(r"--workload (\S+)", raw["command"]).group(1)
+        if "--rpc-rows" in raw["command"]:
+            workload += " (RPC server)"
         extra = raw["extraCpuPerOpPercent"]
         shown = f"yes ({extra['high']:+.2f}%)" if extra["high"] < 1.0 else f"no ({extra['high']:+.2f}%)"
         lines.append(f"| {workload} | {raw['pairs']} | {interval(raw['cpuPerOpRatio'])} | {interval(extra, 2)}"
                      f" | {interval(raw['throughputRatio'])} | {shown} |")
+    return lines
+
+
+def jmh_table(raws):
+    """JMH runs (JSON wrapped with date, JDK, machine, command and a label) side by side: one column
+    of average ns/op (median of the iterations, with the mean's 99.9% error, or the range of the
+    means when a file holds several runs of a benchmark) and bytes/op per file."""
+    lines = []
+    for name, raw in raws:
+        lines.append(provenance(raw, name))
+        lines.append("")
+    header = "| benchmark | config | threads |"
+    rule = "|---|---|---:|"
+    for _, raw in raws:
+        header += f" {raw['label']}: ns/op, median [mean ± error] | {raw['label']}: B/op |"
+        rule += "---|---:|"
+    lines += [header, rule]
+    rows = {}
+    for i, (_, raw) in enumerate(raws):
+        for r in raw["results"]:
+            key = (r["benchmark"].rsplit(".", 1)[1], r.get("params", {}).get("config", ""), r["threads"])
+            rows.setdefault(key, [[] for _ in raws])[i].append(r)
+    for (bench, config, threads), results in rows.items():
+        line = f"| {bench} | {config} | {threads} |"
+        for rs in results:
+            if not rs:
+                line += " | |"
+                continue
+            # repeated runs (rounds) of one benchmark: the median of all their iterations, and the
+            # range of the runs' means instead of one run's error
+            samples = sorted(x for r in rs for fork in r["primaryMetric"]["rawData"] for x in fork)
+            n = len(samples)
+            median = samples[n // 2] if n % 2 else (samples[n // 2 - 1] + samples[n // 2]) / 2
+            allocs = [r.get("secondaryMetrics", {}).get("gc.alloc.rate.norm", {}).get("score") for r in rs]
+            alloc = None if None in allocs else sum(allocs) / len(allocs)
+            if len(rs) == 1:
+                m = rs[0]["primaryMetric"]
+                spread = f"{m['score']:,.1f} ± {m['scoreError']:,.1f}"
+            else:
+                scores = [r["primaryMetric"]["score"] for r in rs]
+                spread = f"{len(rs)} runs' means {min(scores):,.1f}..{max(scores):,.1f}"
+            line += f" {median:,.1f} [{spread}] | {fmt(alloc, 1)} |"
+        lines.append(line)
     return lines
 
 
@@ -289,7 +334,8 @@ def verdict_table(raws):
 
 
 RENDERERS = {"pe-table": pe_table, "overhead": overhead_table, "deploys": deploys_table, "longrun": longrun_table,
-             "deploys-verdict": verdict_table, "startup": startup_table}
+             "deploys-verdict": verdict_table, "startup": startup_table,
+             "jmh": jmh_table}
 
 
 def render_doc(text, docs):

@@ -7,9 +7,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * are the only agent classes in the bootstrap class loader; they reference nothing but the JDK.
  *
  * <p>Every method is safe to call from any thread, allocates nothing and takes no lock unless the
- * call is sampled; the sampled share goes to the installed {@link Sink}. Sampling uses
- * {@link ThreadLocalRandom}, whose state lives in the {@code Thread} object: no contention, no
- * thread-local map lookup.
+ * call is sampled; the sampled share goes to the installed {@link Sink}. Counting is a plain store
+ * into the thread's own row ({@link Counter}); checkouts are sampled by a countdown kept in that
+ * row, copies by a {@link ThreadLocalRandom} draw (its state lives in the {@code Thread} object): no
+ * contention, no thread-local map lookup.
  */
 public final class Bridge {
 
@@ -107,9 +108,7 @@ public final class Bridge {
             }
             return;
         }
-        (counted ? Counters.HITS : Counters.UNCOUNTED_CHECKOUTS)[tier].increment();
-        int rate = checkoutSample;
-        if (rate > 0 && (rate == 1 || ThreadLocalRandom.current().nextInt(rate) == 0)) {
+        if ((counted ? Counters.HITS : Counters.UNCOUNTED_CHECKOUTS)[tier].incrementAndSample(checkoutSample)) {
             sink.checkout(tier, block);
         }
     }
@@ -144,8 +143,7 @@ public final class Bridge {
 
     /** A copy of {@code bytes} bytes of component {@code component} onto the heap. */
     public static void copied(int probe, int component, long bytes) {
-        Counters.COPIES[component].increment();
-        Counters.COPY_BYTES[component].add(bytes);
+        Counter.add(Counters.COPIES[component], 1, Counters.COPY_BYTES[component], bytes);
         int rate = copySample;
         if (rate > 0) {
             if (rate == 1 || ThreadLocalRandom.current().nextInt(rate) == 0) {
@@ -165,24 +163,20 @@ public final class Bridge {
     }
 
     /**
-     * The innermost call on this thread of a method a receiver probe watches: {receiver's class,
-     * method name}. Set and restored by that probe's advice; read only by sampled events, to name
-     * a site in an inherited method after the receiver's concrete class. One array per thread,
-     * allocated on the thread's first such call; nothing after.
-     */
-    private static final ThreadLocal<Object[]> RECEIVER = ThreadLocal.withInitial(() -> new Object[2]);
-
-    /**
-     * This thread's {receiver class, method name} slot; receiver-probe advice saves its two values in
-     * locals on entry, writes its own, and puts the saved ones back on exit (so nested calls unwind).
+     * This thread's {receiver class, method name} slot: the innermost call on this thread of a
+     * method a receiver probe watches. Receiver-probe advice saves its two values in locals on entry,
+     * writes its own, and puts the saved ones back on exit (so nested calls unwind); read only by
+     * sampled events, to name a site in an inherited method after the receiver's concrete class. The
+     * slot sits in the thread's counter row (no {@code ThreadLocal} lookup per call), allocated with
+     * the row on the thread's first use; nothing after.
      */
     public static Object[] receiverSlot() {
-        return RECEIVER.get();
+        return CounterRows.receiverSlot();
     }
 
     /** The receiver's class of the innermost watched call, when that call is {@code method}; else null. */
     public static Class<?> receiver(String method) {
-        Object[] slot = RECEIVER.get();
+        Object[] slot = CounterRows.receiverSlot();
         return method.equals(slot[1]) ? (Class<?>) slot[0] : null;
     }
 
@@ -213,8 +207,7 @@ public final class Bridge {
                 : bytes == 0 || bytes < minPooledSize
                         ? Counters.FALLBACK_BELOW_MIN_SIZE
                         : Counters.FALLBACK_POOL_EXHAUSTED;
-        Counters.HEAP_FALLBACKS[reason].increment();
-        Counters.HEAP_FALLBACK_BYTES[reason].add(bytes);
+        Counter.add(Counters.HEAP_FALLBACKS[reason], 1, Counters.HEAP_FALLBACK_BYTES[reason], bytes);
         instance(probe, allocator);
         int rate = copySample;
         if (rate > 0) {

@@ -1,6 +1,7 @@
 package io.blockscope.agent.metrics;
 
 import io.blockscope.agent.bootstrap.Bridge;
+import io.blockscope.agent.bootstrap.Counter;
 import io.blockscope.agent.bootstrap.Counters;
 import io.blockscope.agent.instrument.ProbeStatus;
 import io.blockscope.agent.profile.Component;
@@ -85,6 +86,8 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
             r.checkLeaks();
         }
         logNewAdviceErrors();
+        // ended threads' counter rows fold into the totals (unchanged) and free their slots
+        Counter.retireDeadThreads();
         List<MetricSnapshot> out = new ArrayList<>();
         blockCache(out);
         copies(out, r);

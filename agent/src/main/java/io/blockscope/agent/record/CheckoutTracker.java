@@ -1,6 +1,10 @@
 package io.blockscope.agent.record;
 
 import java.lang.StackWalker.StackFrame;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.List;
@@ -52,6 +56,8 @@ public final class CheckoutTracker {
         final String site;
         final List<StackFrame> stack;
         int slot;
+        /** Its index in the tracker's short list of live checkouts, or -1 when it did not fit. */
+        int few = -1;
 
         Checkout(
                 Object block,
@@ -83,11 +89,26 @@ public final class CheckoutTracker {
 
     /** Slots probed from a block's home slot before giving up. */
     private static final int PROBES = 8;
+    /**
+     * Live checkouts compared by reference on each return, before any identity hash is taken. A
+     * reader that holds blocks for a whole request (a multiget's lease) keeps some sampled checkout
+     * live most of the time, so every return of every thread was matched; the identity hash of a
+     * fresh, never-hashed block is a call into the VM (the JIT's intrinsic only reads a hash already
+     * in the header). While all live checkouts fit here, a return of an untracked block costs a few
+     * loads instead.
+     */
+    private static final int FEW = 8;
+    /** {@code Reference.refersTo} (JDK 16+): compares without making the referent strongly reachable. */
+    private static final MethodHandle REFERS_TO = refersTo();
 
     private final AtomicReferenceArray<Checkout> slots;
     private final int mask;
     private final ReferenceQueue<Object> queue = new ReferenceQueue<>();
     private final AtomicInteger live = new AtomicInteger();
+    private final AtomicReferenceArray<Checkout> few = new AtomicReferenceArray<>(FEW);
+    /** Live checkouts not in {@link #few}: while above 0, every return is matched by hash. */
+    private final AtomicInteger notInFew = new AtomicInteger();
+
     private final LongAdder dropped = new LongAdder();
     private final Listener listener;
 
@@ -116,6 +137,8 @@ public final class CheckoutTracker {
     /** Starts tracking {@code block}. Returns false when no slot was free. */
     public boolean track(Object block, int tier, long nowNanos, String site, List<StackFrame> stack) {
         Checkout checkout = new Checkout(block, queue, tier, nowNanos, site, stack);
+        // listed before it is published in a slot, so whoever removes it finds its place set
+        enterFew(checkout);
         int home = spread(System.identityHashCode(block));
         for (int i = 0; i < PROBES; i++) {
             int slot = (home + i) & mask;
@@ -127,6 +150,7 @@ public final class CheckoutTracker {
                 }
             }
         }
+        leaveFew(checkout);
         checkout.clear();
         dropped.increment();
         return false;
@@ -137,11 +161,15 @@ public final class CheckoutTracker {
      * read only on a match: most returns while some checkout is tracked are of untracked blocks.
      */
     public void returned(Object block, LongSupplier nanoClock) {
+        if (REFERS_TO != null && notInFew.get() == 0 && !inFew(block)) {
+            return; // not tracked: its identity hash is not needed
+        }
         int home = spread(System.identityHashCode(block));
         for (int i = 0; i < PROBES; i++) {
             int slot = (home + i) & mask;
             Checkout checkout = slots.get(slot);
             if (checkout != null && checkout.get() == block && slots.compareAndSet(slot, checkout, null)) {
+                leaveFew(checkout);
                 live.decrementAndGet();
                 checkout.clear();
                 listener.returned(checkout, nanoClock.getAsLong() - checkout.startNanos);
@@ -155,6 +183,7 @@ public final class CheckoutTracker {
         for (Object ref; (ref = queue.poll()) != null; ) {
             Checkout checkout = (Checkout) ref;
             if (slots.compareAndSet(checkout.slot, checkout, null)) {
+                leaveFew(checkout);
                 live.decrementAndGet();
                 listener.leaked(checkout, Reason.GC);
             }
@@ -168,10 +197,57 @@ public final class CheckoutTracker {
             if (checkout != null
                     && nowNanos - checkout.startNanos > maxAgeNanos
                     && slots.compareAndSet(slot, checkout, null)) {
+                leaveFew(checkout);
                 live.decrementAndGet();
                 checkout.clear();
                 listener.leaked(checkout, Reason.AGE);
             }
+        }
+    }
+
+    private void enterFew(Checkout checkout) {
+        for (int i = 0; i < FEW; i++) {
+            if (few.get(i) == null && few.compareAndSet(i, null, checkout)) {
+                checkout.few = i;
+                return;
+            }
+        }
+        notInFew.incrementAndGet();
+    }
+
+    private void leaveFew(Checkout checkout) {
+        if (checkout.few >= 0) {
+            few.compareAndSet(checkout.few, checkout, null);
+        } else {
+            notInFew.decrementAndGet();
+        }
+    }
+
+    /** Whether {@code block} is one of the listed live checkouts' blocks (by reference, no hash). */
+    private boolean inFew(Object block) {
+        for (int i = 0; i < FEW; i++) {
+            Checkout checkout = few.get(i);
+            if (checkout != null && refersTo(checkout, block)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean refersTo(Checkout checkout, Object block) {
+        try {
+            return (boolean) REFERS_TO.invokeExact((Reference<?>) checkout, block);
+        } catch (Throwable e) {
+            return true; // cannot tell: let the identity hash decide
+        }
+    }
+
+    private static MethodHandle refersTo() {
+        try {
+            return MethodHandles.publicLookup()
+                    .findVirtual(Reference.class, "refersTo", MethodType.methodType(boolean.class, Object.class));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null; // before JDK 16: every return is matched by identity hash
         }
     }
 

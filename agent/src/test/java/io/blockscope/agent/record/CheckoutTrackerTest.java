@@ -87,4 +87,48 @@ class CheckoutTrackerTest {
         assertEquals(tracked, held.size());
         assertEquals(0, tracker.live());
     }
+
+    /**
+     * Returns are matched by reference against a short list of live checkouts before any identity
+     * hash is taken; with more live checkouts than the list holds, by hash as before. Both ways a
+     * tracked block's return ends its checkout and an untracked block's return ends nothing.
+     */
+    @Test
+    void returnsAreMatchedWhetherTheLiveCheckoutsFitTheShortListOrNot() {
+        CheckoutTracker big = new CheckoutTracker(4096, new CheckoutTracker.Listener() {
+            @Override
+            public void returned(CheckoutTracker.Checkout checkout, long heldNanos) {
+                held.add(heldNanos);
+            }
+
+            @Override
+            public void leaked(CheckoutTracker.Checkout checkout, CheckoutTracker.Reason reason) {
+                leaks.add(checkout.site() + "/" + reason.label());
+            }
+        });
+        List<Object> blocks = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            Object block = new Object();
+            blocks.add(block);
+            assertTrue(big.track(block, 0, 0, "a.B.c:1", NO_STACK));
+        }
+        big.returned(new Object(), () -> 1L);
+        assertEquals(List.of(), held);
+        for (Object block : blocks) {
+            big.returned(block, () -> 10L);
+        }
+        assertEquals(20, held.size(), "20 live checkouts (more than the short list): all matched by hash");
+        assertFalse(big.active());
+
+        Object one = new Object();
+        assertTrue(big.track(one, 0, 0, "a.B.c:1", NO_STACK));
+        for (int i = 0; i < 1000; i++) {
+            big.returned(new Object(), () -> 1L);
+        }
+        assertEquals(20, held.size(), "untracked returns end nothing");
+        big.returned(one, () -> 30L);
+        assertEquals(30L, held.get(20), "the listed checkout is matched");
+        assertFalse(big.active());
+        assertEquals(List.of(), leaks);
+    }
 }

@@ -15,7 +15,7 @@ public final class AllocationDriver {
         long thread = Thread.currentThread().getId();
         FakeCache cache = new FakeCache();
         long sink = 0;
-        for (int i = 0; i < 200_000; i++) { // warm up: JIT, and the striped counters' cells
+        for (int i = 0; i < 200_000; i++) { // warm up: JIT, and the thread's counter row (allocated on its first count)
             sink += run(cache, i);
         }
         long before = threads.getThreadAllocatedBytes(thread);

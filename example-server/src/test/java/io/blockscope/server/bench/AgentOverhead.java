@@ -20,9 +20,17 @@ import java.util.Map;
  * on/off with a 95% percentile-bootstrap interval (10,000 resamples), and the throughput ratio as
  * a second figure. The agent cannot be switched off at run time, hence fresh JVMs.
  *
+ * <p>In-process (default): PE reads its own table, so the figure is the PE process's CPU per
+ * operation over PE's measured slices. With {@code --rpc-rows N}: a table of N rows is loaded once,
+ * every run starts a fresh {@code serve} JVM (agent on or off) on it, drives it over RPC with a PE
+ * client for {@code --rpc-warmup} (unmeasured), then measures the server process's CPU (from the OS)
+ * around a second PE run: the server's CPU per operation, the client's not included.
+ *
  * <pre>
  * example-server/overhead.sh --agent agent/target/blockscope-agent.jar --pairs 20 \
  *     --out docs/results/agent-overhead-multiget.json -- --workload multiget --threads 2 ...
+ * example-server/overhead.sh --agent agent/target/blockscope-agent.jar --pairs 8 --rpc-rows 50000 \
+ *     --rpc-warmup 20s -- --workload multiget --threads 2 --warmup 0s --duration 10s --rounds 1
  * </pre>
  */
 public final class AgentOverhead {
@@ -38,6 +46,7 @@ public final class AgentOverhead {
         String agentOptions = "127.0.0.1:0";
         int pairs = 20;
         Path out = null;
+        Rpc rpc = null;
         List<String> peArgs = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -46,6 +55,8 @@ public final class AgentOverhead {
                 case "--agent-options" -> agentOptions = args[++i];
                 case "--pairs" -> pairs = Integer.parseInt(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
+                case "--rpc-rows" -> rpc = new Rpc(Integer.parseInt(args[++i]), rpc == null ? "20s" : rpc.warmup());
+                case "--rpc-warmup" -> rpc = new Rpc(rpc == null ? 100_000 : rpc.rows(), args[++i]);
                 case "--" -> {
                     peArgs.addAll(List.of(args).subList(i + 1, args.length));
                     i = args.length;
@@ -53,7 +64,7 @@ public final class AgentOverhead {
                 default ->
                     throw new IllegalArgumentException("unknown option " + args[i]
                             + "; usage: --agent JAR [--server JAR] [--agent-options O] [--pairs N] [--out FILE]"
-                            + " -- PE_OPTIONS");
+                            + " [--rpc-rows N] [--rpc-warmup DURATION] -- PE_OPTIONS");
             }
         }
         if (agentJar == null || !Files.isRegularFile(agentJar)) {
@@ -64,10 +75,17 @@ public final class AgentOverhead {
         double[] cpuRatios = new double[pairs];
         double[] throughputRatios = new double[pairs];
         Path scratch = Files.createTempDirectory("blockscope-overhead");
+        if (rpc != null) {
+            loadTable(serverJar, rpc.rows(), scratch);
+        }
         for (int p = 0; p < pairs; p++) {
             boolean agentFirst = p % 2 == 1;
-            Map<String, Object> first = run(serverJar, agentFirst ? agentJar : null, agentOptions, peArgs, scratch);
-            Map<String, Object> second = run(serverJar, agentFirst ? null : agentJar, agentOptions, peArgs, scratch);
+            Map<String, Object> first = rpc == null
+                    ? run(serverJar, agentFirst ? agentJar : null, agentOptions, peArgs, scratch)
+                    : runRpc(serverJar, agentFirst ? agentJar : null, agentOptions, peArgs, rpc, scratch);
+            Map<String, Object> second = rpc == null
+                    ? run(serverJar, agentFirst ? null : agentJar, agentOptions, peArgs, scratch)
+                    : runRpc(serverJar, agentFirst ? null : agentJar, agentOptions, peArgs, rpc, scratch);
             Map<String, Object> on = agentFirst ? first : second;
             Map<String, Object> off = agentFirst ? second : first;
             cpuRatios[p] = (double) on.get("cpuNanosPerOp") / (double) off.get("cpuNanosPerOp");
@@ -89,6 +107,12 @@ public final class AgentOverhead {
         report.put("machine", machine());
         report.put("command", "example-server/overhead.sh " + String.join(" ", args));
         report.put("pairs", pairs);
+        report.put(
+                "measured",
+                rpc == null
+                        ? "in-process PE: CPU of the PE process (reads, GC, JIT, agent) per operation, measured slices only"
+                        : "RPC server: CPU of the server process per operation of a PE client over RPC, after "
+                                + rpc.warmup() + " of unmeasured load on the fresh server");
         report.put("cpuPerOpRatio", interval(cpu));
         report.put("throughputRatio", interval(ops));
         report.put(
@@ -154,6 +178,156 @@ public final class AgentOverhead {
         m.put("loadAverage", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         Files.delete(json);
         return m;
+    }
+
+    /** The RPC variant's table ({@code load}) and the unmeasured load each fresh server gets first. */
+    record Rpc(int rows, String warmup) {}
+
+    private static void loadTable(Path serverJar, int rows, Path scratch) throws IOException, InterruptedException {
+        exec(
+                List.of(
+                        java(),
+                        "-jar",
+                        serverJar.toString(),
+                        "load",
+                        "--data",
+                        scratch.resolve("data").toString(),
+                        "--rows",
+                        Integer.toString(rows)),
+                scratch.resolve("load.log"));
+    }
+
+    /**
+     * One fresh server JVM (agent on or off) on the loaded table, driven over RPC by PE clients in
+     * their own JVMs: an unmeasured warm-up run, then the measured run, with the server's process
+     * CPU read just before and after it. The client's cost is not in the figure.
+     */
+    private static Map<String, Object> runRpc(
+            Path serverJar, Path agentJar, String agentOptions, List<String> peArgs, Rpc rpc, Path scratch)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(java(), "-Xms1g", "-Xmx1g", "-XX:MaxDirectMemorySize=1g"));
+        if (agentJar != null) {
+            command.add("-javaagent:" + agentJar.toAbsolutePath() + "=" + agentOptions);
+        }
+        command.addAll(List.of(
+                "-jar",
+                serverJar.toString(),
+                "serve",
+                "--data",
+                scratch.resolve("data").toString(),
+                "--port",
+                "0",
+                "--warm",
+                "--l2-size",
+                "512m"));
+        Path log = scratch.resolve("server.log");
+        Process server = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        try {
+            String url = awaitListening(server, log);
+            List<String> warm = new ArrayList<>(
+                    List.of(java(), "-jar", serverJar.toString(), "pe", "--no-progress", "--target", url));
+            warm.addAll(withDuration(peArgs, rpc.warmup()));
+            exec(warm, scratch.resolve("pe-warmup.log"));
+            Path json = Files.createTempFile(scratch, "pe", ".json");
+            List<String> measured = new ArrayList<>(List.of(
+                    java(),
+                    "-jar",
+                    serverJar.toString(),
+                    "pe",
+                    "--no-progress",
+                    "--target",
+                    url,
+                    "--json",
+                    json.toString()));
+            measured.addAll(peArgs);
+            long cpuBefore = cpuNanos(server);
+            exec(measured, scratch.resolve("pe.log"));
+            long cpuAfter = cpuNanos(server);
+            JsonNode r = singleRecord(json);
+            long ops = r.path("ops").asLong();
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("agent", agentJar != null);
+            m.put("cpuNanosPerOp", ops == 0 ? Double.NaN : (double) (cpuAfter - cpuBefore) / ops);
+            m.put("opsPerSec", r.path("opsPerSec").asDouble());
+            m.put("ops", ops);
+            m.put("serverCpuSeconds", (cpuAfter - cpuBefore) / 1e9);
+            m.put("loadAverage", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+            Files.delete(json);
+            return m;
+        } finally {
+            server.destroy();
+            if (!server.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                server.destroyForcibly().waitFor();
+            }
+        }
+    }
+
+    private static String awaitListening(Process server, Path log) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + 300_000_000_000L;
+        String marker = "blockscope-example-server listening on ";
+        while (System.nanoTime() < deadline) {
+            if (!server.isAlive()) {
+                throw new IllegalStateException("the server exited with " + server.exitValue() + "; see " + log);
+            }
+            for (String line : Files.readAllLines(log)) {
+                int at = line.indexOf(marker);
+                if (at >= 0) {
+                    return line.substring(at + marker.length()).trim();
+                }
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("the server did not start within 300 s; see " + log);
+    }
+
+    /** Process CPU (user + system) of a child, from the OS; 10 ms resolution on Linux. */
+    private static long cpuNanos(Process process) {
+        return process.info()
+                .totalCpuDuration()
+                .orElseThrow(() -> new IllegalStateException("the OS does not report the server's CPU time"))
+                .toNanos();
+    }
+
+    /** The PE options with {@code --duration} set to {@code duration} (the warm-up run's length). */
+    static List<String> withDuration(List<String> peArgs, String duration) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < peArgs.size(); i++) {
+            if (peArgs.get(i).equals("--duration") && i + 1 < peArgs.size()) {
+                i++;
+            } else if (!peArgs.get(i).startsWith("--duration=")) {
+                out.add(peArgs.get(i));
+            }
+        }
+        out.add("--duration");
+        out.add(duration);
+        return out;
+    }
+
+    private static void exec(List<String> command, Path log) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        int exit = process.waitFor();
+        if (exit != 0) {
+            throw new IllegalStateException("exited with " + exit + ": " + command + "; see " + log);
+        }
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static JsonNode singleRecord(Path json) throws IOException {
+        JsonNode records = new ObjectMapper().readTree(json.toFile()).path("records");
+        if (records.size() != 1) {
+            throw new IllegalArgumentException("give PE one workload, one thread count and one configuration (got "
+                    + records.size() + " records)");
+        }
+        return records.get(0);
     }
 
     private static Map<String, Object> interval(Bootstrap.Interval i) {

@@ -1,0 +1,175 @@
+package io.blockscope.agenttest.bench;
+
+import io.blockscope.agent.bootstrap.Bridge;
+import io.blockscope.agent.bootstrap.Sink;
+import io.blockscope.agent.record.Recorder;
+import io.blockscope.agent.record.SiteResolver;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * What each probe's advice costs on the hot path, probe by probe: the advice calls {@link Bridge}
+ * directly, with the agent's real {@link Recorder} behind it (site resolution, checkout tracking,
+ * site tables), so each benchmark is the advice's work without the ByteBuddy plumbing (which
+ * inlines to the same static call). {@link #baseline} is the host's own work in every benchmark:
+ * a fresh block object handed out (the example server makes one per checkout) and kept in a field,
+ * so the identity hash the probes take is paid for a fresh object, as in a server.
+ *
+ * <p>{@code config} sets the agent's options: {@code off} (no sampling, returns not matched),
+ * {@code defaults} ({@code leak.sample=1024}, {@code copy.sample=1MiB}), {@code matched} (defaults,
+ * plus returns matched against checkouts, as the HBase profile's {@code release()} probe does), and
+ * {@code every} (every checkout and copy sampled: the cost of one sample). Run with {@code -t 1} and
+ * {@code -t 2} to see what two threads bumping the same counters cost each other.
+ *
+ * <pre>
+ * agent/jmh.sh ProbeCostBenchmark -prof gc -t 2
+ * </pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms512m", "-Xmx512m"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class ProbeCostBenchmark {
+
+    private static final int TIER = 1;
+    private static final int PROBE = 0;
+    private static final int VALUE = 3;
+
+    @Param({"off", "defaults", "matched", "every"})
+    public String config;
+
+    private boolean matched;
+
+    /** A cache-like instance the occupancy probe sees on every lookup. */
+    private final Object cache = new Object();
+
+    /** Per-thread: where a reader keeps its block (the block escapes, as in a server). */
+    @State(Scope.Thread)
+    public static class Reader {
+        Object held;
+    }
+
+    @Setup
+    public void install() {
+        int leakSample;
+        long copyBytes;
+        int copyCount = 0;
+        switch (config) {
+            case "off":
+                leakSample = 0;
+                copyBytes = 0;
+                break;
+            case "defaults":
+            case "matched":
+                leakSample = 1024;
+                copyBytes = 1L << 20;
+                break;
+            case "every":
+                leakSample = 1;
+                copyBytes = 0;
+                copyCount = 1;
+                break;
+            default:
+                throw new IllegalArgumentException(config);
+        }
+        Recorder recorder = new Recorder(
+                new SiteResolver(List.of("io.blockscope.agenttest.bench.", "org.openjdk.jmh.")),
+                4096,
+                Duration.ofSeconds(60),
+                false,
+                20,
+                4,
+                (tier, nanos) -> {},
+                (checkout, reason) -> {});
+        matched = config.equals("matched");
+        Bridge.matchReturns(matched ? 65536 : 0);
+        Bridge.install(recorder, leakSample, copyCount, copyBytes);
+    }
+
+    @TearDown
+    public void uninstall() {
+        Bridge.install(Sink.NONE, 0, 0);
+        Bridge.matchReturns(0);
+    }
+
+    /** The host's work alone: a fresh block, kept while it is read. */
+    @Benchmark
+    public Object baseline(Reader reader) {
+        Object block = new Object();
+        reader.held = block;
+        return block;
+    }
+
+    /** A hit and its return (the block-get and block-return probes; returns matched in {@code matched}). */
+    @Benchmark
+    public Object getAndReturn(Reader reader) {
+        Object block = new Object();
+        Bridge.blockHit(TIER, true, true, block);
+        reader.held = block;
+        Bridge.blockReturn(TIER, matched, block);
+        return block;
+    }
+
+    /** A miss (block-get probe, null result). */
+    @Benchmark
+    public Object miss(Reader reader) {
+        Object block = new Object();
+        Bridge.blockMiss(TIER, true);
+        reader.held = block;
+        return block;
+    }
+
+    /** A 64-byte copy to the heap (copy probe; site attribution when sampled). */
+    @Benchmark
+    public Object copy64(Reader reader) {
+        Object block = new Object();
+        Bridge.copied(PROBE, VALUE, 64);
+        reader.held = block;
+        return block;
+    }
+
+    /** The occupancy probe's capture of the cache instance on a lookup. */
+    @Benchmark
+    public Object occupancyCapture(Reader reader) {
+        Object block = new Object();
+        Bridge.instance(PROBE, cache);
+        reader.held = block;
+        return block;
+    }
+
+    /**
+     * A receiver probe's enter and exit advice around a watched call (HBase's {@code filterRowKey}):
+     * the thread's receiver slot fetched twice, two values saved, written and restored.
+     */
+    @Benchmark
+    public Object receiverEnterExit(Reader reader) {
+        Object block = new Object();
+        Object[] slot = Bridge.receiverSlot();
+        Object previousReceiver = slot[0];
+        Object previousMethod = slot[1];
+        slot[0] = ProbeCostBenchmark.class;
+        slot[1] = "filterRowKey";
+        reader.held = block;
+        slot = Bridge.receiverSlot();
+        slot[0] = previousReceiver;
+        slot[1] = previousMethod;
+        return block;
+    }
+}

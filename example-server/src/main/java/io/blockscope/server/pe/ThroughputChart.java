@@ -77,12 +77,10 @@ final class ThroughputChart {
         System.setProperty("java.awt.headless", "true");
         try {
             ChartUtils.saveChartAsPNG(file.toFile(), chart, width, height);
-        } catch (Error e) {
-            if (e instanceof OutOfMemoryError || e instanceof StackOverflowError) {
-                throw e;
-            }
-            // Headless AWT without fonts (no fontconfig) fails with an Error deep in the font code
-            // (drawing a chart from finished results: no block is held here).
+        } catch (LinkageError | InternalError | java.awt.AWTError e) {
+            // Headless AWT without fonts (no fontconfig) fails with one of these deep in the font
+            // code; only these are turned into an IOException (drawing a chart from finished
+            // results: no block is held here), every other Error propagates.
             throw new IOException(
                     "cannot render the chart (" + e + "); install fontconfig and a font (e.g. fonts-dejavu-core)", e);
         }

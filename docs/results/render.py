@@ -187,14 +187,17 @@ def median(values):
 
 
 def longrun_table(raws):
-    """A long pe --loadings run: per file and deploy, the first and last quarter of its ticks side by side."""
+    """A long pe --loadings run: per file and deploy, the first and last quarter of its ticks side by side.
+
+    The live columns are the medians of the readings after a full collection (pe --live-every) in that
+    quarter: n/a where the run made none."""
     lines = []
     for name, raw in raws:
         lines.append(provenance(raw, name))
         lines.append("")
     lines += ["| run | deploy | minutes | quarter | ops/s | GC ms/s | GC pauses/s | heap after GC MB | RSS MB"
-              " | direct MB |",
-              "|---|---|---:|---|---:|---:|---:|---:|---:|---:|"]
+              " | direct MB | live heap MB | live direct MB |",
+              "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     mb = lambda v: None if v is None else v / 1048576
     for name, raw in raws:
         agent = any("-javaagent" in a for a in raw["environment"]["jvmArguments"])
@@ -209,7 +212,9 @@ def longrun_table(raws):
                     f" | {fmt(median(s['gcPauseCount'] / s['seconds'] for s in part), 2)}"
                     f" | {fmt(median(mb(s['heapAfterGcBytes']) for s in part), 1)}"
                     f" | {fmt(median(mb(s['rssBytes']) for s in part), 1)}"
-                    f" | {fmt(median(mb(s['directBytes']) for s in part), 1)} |")
+                    f" | {fmt(median(mb(s['directBytes']) for s in part), 1)}"
+                    f" | {fmt(median(mb(s.get('liveHeapBytes')) for s in part), 1)}"
+                    f" | {fmt(median(mb(s.get('liveDirectBytes')) for s in part), 1)} |")
     return lines
 
 

@@ -243,6 +243,15 @@ final class PeCommand implements Callable<Integer> {
     Duration tick;
 
     @Option(
+            names = "--live-every",
+            paramLabel = "TICKS",
+            defaultValue = "0",
+            description = "With --loadings: after every TICKS ticks, run a full collection and record the heap and "
+                    + "direct memory still in use (what is really held, not garbage waiting for an old-generation "
+                    + "collection); its pause counts in no tick. 0 (the default): never.")
+    int liveEvery;
+
+    @Option(
             names = "--charts",
             paramLabel = "DIR",
             description = "With --loadings (or --charts-from): write one PNG per figure, five panels across, into DIR, "
@@ -344,6 +353,7 @@ final class PeCommand implements Callable<Integer> {
                 duration == null ? Duration.ofSeconds(40) : duration,
                 warmup,
                 tick,
+                liveEvery,
                 peSeed,
                 progress);
         Path temporary = null;

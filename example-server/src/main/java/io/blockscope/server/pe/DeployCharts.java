@@ -88,7 +88,9 @@ final class DeployCharts {
                     List.of(
                             line("heap after GC", f -> mb(f.heapAfterGcBytes())),
                             line("direct buffers", f -> mb(f.directBytes())),
-                            line("RSS", f -> mb(f.rssBytes())))));
+                            line("RSS", f -> mb(f.rssBytes())),
+                            line("heap after full GC", f -> mb(f.liveHeapBytes())),
+                            line("direct after full GC", f -> mb(f.liveDirectBytes())))));
 
     private DeployCharts() {}
 
@@ -151,8 +153,10 @@ final class DeployCharts {
         for (int i = 0; i < figure.lines().size(); i++) {
             Line line = figure.lines().get(i);
             XYSeries series = new XYSeries(line.name(), false, true);
+            int samples = 0;
             for (LoadingResult loading : deploy.loadings()) {
                 for (Figures f : loading.samples()) {
+                    samples++;
                     Double y = line.value().apply(f);
                     if (y != null && Double.isFinite(y) && (!figure.log() || y > 0)) {
                         series.add(f.t(), y);
@@ -160,6 +164,8 @@ final class DeployCharts {
                 }
             }
             data.addSeries(series);
+            // a figure read only at some ticks (--live-every) gets a mark at each reading
+            renderer.setSeriesShapesVisible(i, series.getItemCount() < samples);
             renderer.setSeriesPaint(i, ThroughputChart.PALETTE[i % ThroughputChart.PALETTE.length]);
             renderer.setSeriesStroke(i, new BasicStroke(1.5f));
         }

@@ -4,6 +4,7 @@ import io.blockscope.server.cache.CacheConfig;
 import io.blockscope.server.cache.CacheDeploy;
 import io.blockscope.server.cache.ReadPathMode;
 import io.blockscope.server.jvm.GcPauses;
+import io.blockscope.server.jvm.LiveMemory;
 import io.blockscope.server.jvm.ThreadAllocation;
 import io.blockscope.server.load.TableManifest;
 import io.blockscope.server.pe.DeployRun.DeployResult;
@@ -13,7 +14,6 @@ import io.blockscope.server.pe.PerformanceEvaluation.Slice;
 import io.blockscope.server.region.CacheSizing;
 import io.blockscope.server.region.Tables;
 import java.io.PrintStream;
-import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -50,6 +51,8 @@ public final class DeployComparison {
      * @param measured   measured time per loading
      * @param warmup     unmeasured time at the start of each loading
      * @param tick       one point of the time series
+     * @param liveEvery  every this many ticks, a full collection after the tick reads the heap and
+     *     direct memory really held (0: never); its pause counts in no tick
      * @param readPath   the L2's read path: zero-copy, or copy (every L2 hit copied onto the heap,
      *     as every HBase L2 hit was before HBASE-11425, when the seed ran)
      */
@@ -63,6 +66,7 @@ public final class DeployComparison {
             Duration measured,
             Duration warmup,
             Duration tick,
+            int liveEvery,
             long seed,
             boolean progress) {
 
@@ -79,6 +83,10 @@ public final class DeployComparison {
             if (tick.toMillis() < 100 || measured.compareTo(tick) < 0) {
                 throw new IllegalArgumentException("--tick must be at least 100ms and at most --duration (the time "
                         + "measured per loading); got --tick " + tick + ", --duration " + measured);
+            }
+            if (liveEvery < 0) {
+                throw new IllegalArgumentException(
+                        "--live-every counts ticks between full-collection readings (0: none), got " + liveEvery);
             }
         }
 
@@ -201,6 +209,7 @@ public final class DeployComparison {
         s.put("measuredSecondsPerLoading", settings.measured().toMillis() / 1000.0);
         s.put("warmupSecondsPerLoading", settings.warmup().toMillis() / 1000.0);
         s.put("tickSeconds", settings.tick().toMillis() / 1000.0);
+        s.put("liveEveryTicks", settings.liveEvery());
         s.put("seed", settings.seed());
         s.put("table", table);
         return new DeployRun("blockscope pe deploys", Instant.now().toString(), PeReport.environment(), s, results);
@@ -271,7 +280,9 @@ public final class DeployComparison {
             Slice slice = evaluation.runSlice(
                     target, shape, settings.threads(), settings.tick().toNanos(), 0, false);
             boolean last = i == ticks - 1;
-            GcPauses.Reading gcNow = GcPauses.shared().read(last);
+            boolean live = settings.liveEvery() > 0 && (i + 1) % settings.liveEvery() == 0;
+            // settled before a full collection too, so that the tick holds all of its own pauses
+            GcPauses.Reading gcNow = GcPauses.shared().read(last || live);
             Counters countersNow = Counters.of(target);
             long othersNow = allocation.allThreads();
             // workers start after and end before the all-threads readings: add their own counts
@@ -280,12 +291,25 @@ public final class DeployComparison {
                     : slice.workerAllocatedBytes + (othersNow - others);
             Tick tick = new Tick(slice, gcNow.minus(gc), countersNow.minus(counters), allocated);
             t += slice.elapsedNanos / 1e9;
-            samples.add(tick.figures(t, slice.latencies));
+            Figures figures = tick.figures(t, slice.latencies);
             totals.add(tick);
             totals.errors(slice);
             gc = gcNow;
             counters = countersNow;
             others = othersNow;
+            if (live) {
+                progress.phase(where + " full collection (--live-every)");
+                java.util.Optional<LiveMemory.Reading> reading = LiveMemory.measure();
+                if (reading.isPresent()) {
+                    figures = figures.withLive(reading.get());
+                } else {
+                    warnNoFullCollection();
+                }
+                // the collection's pause and allocation belong to no tick: the next tick starts after it
+                gc = GcPauses.shared().read(true);
+                others = allocation.allThreads();
+            }
+            samples.add(figures);
         }
         double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         return new LoadingResult(
@@ -421,7 +445,9 @@ public final class DeployComparison {
                 round(counters.evictedBlocks() * per, 2),
                 heapAfterGc(),
                 rss(),
-                direct());
+                direct(),
+                null,
+                null);
     }
 
     private static double micros(Histogram h, double percentile) {
@@ -476,12 +502,18 @@ public final class DeployComparison {
     }
 
     static Long direct() {
-        for (BufferPoolMXBean pool : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
-            if (pool.getName().equals("direct")) {
-                return pool.getMemoryUsed();
-            }
+        OptionalLong direct = LiveMemory.directBytes();
+        return direct.isPresent() ? direct.getAsLong() : null;
+    }
+
+    private boolean warnedNoFullCollection;
+
+    private void warnNoFullCollection() {
+        if (!warnedNoFullCollection) {
+            warnedNoFullCollection = true;
+            System.err.println("[pe] WARNING: --live-every: System.gc() ran no collection (is -XX:+DisableExplicitGC "
+                    + "set?); the live heap and direct figures are left out");
         }
-        return null;
     }
 
     private static double round(double value, int digits) {

@@ -3,6 +3,7 @@ package io.blockscope.server.pe;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.blockscope.server.jvm.LiveMemory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,6 +56,9 @@ record DeployRun(
      * @param heapAfterGcBytes  heap in use after the last collection, at the stretch's end
      * @param rssBytes          resident set of the process at the stretch's end (Linux)
      * @param directBytes       direct buffer memory in use at the stretch's end
+     * @param liveHeapBytes     heap in use after a full collection at the stretch's end, where one
+     *     was run ({@code --live-every}); null elsewhere
+     * @param liveDirectBytes   direct buffer memory in use after that full collection
      */
     record Figures(
             double t,
@@ -79,7 +83,40 @@ record DeployRun(
             double evictedBlocksPerSec,
             Long heapAfterGcBytes,
             Long rssBytes,
-            Long directBytes) {}
+            Long directBytes,
+            Long liveHeapBytes,
+            Long liveDirectBytes) {
+
+        /** These figures with what a full collection at the stretch's end left live. */
+        Figures withLive(LiveMemory.Reading live) {
+            return new Figures(
+                    t,
+                    seconds,
+                    ops,
+                    opsPerSec,
+                    meanMicros,
+                    p50Micros,
+                    p95Micros,
+                    p99Micros,
+                    p999Micros,
+                    maxMicros,
+                    gcPauseCount,
+                    gcPauseSeconds,
+                    gcPauseSecondsPerSecond,
+                    allocBytesPerSec,
+                    cpuCores,
+                    cacheHitRatio,
+                    dataHitRatio,
+                    fileReadsPerSec,
+                    evictedBlocks,
+                    evictedBlocksPerSec,
+                    heapAfterGcBytes,
+                    rssBytes,
+                    directBytes,
+                    live.heapBytes(),
+                    live.directBytes());
+        }
+    }
 
     private static ObjectMapper mapper() {
         return new ObjectMapper()

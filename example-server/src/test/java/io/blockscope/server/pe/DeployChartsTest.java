@@ -55,6 +55,8 @@ class DeployChartsTest {
                 2,
                 100L << 20,
                 300L << 20,
+                null,
+                64L << 20,
                 null);
     }
 

@@ -2,6 +2,7 @@ package io.blockscope.server.pe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.server.cli.Main;
@@ -41,6 +42,8 @@ class DeployComparisonTest {
                 "1s",
                 "--tick",
                 "500ms",
+                "--live-every",
+                "2",
                 "--warmup",
                 "1s",
                 "--rows",
@@ -74,6 +77,17 @@ class DeployComparisonTest {
                         && f.p99Micros() <= f.p999Micros());
                 assertEquals(l.samples().stream().mapToLong(Figures::ops).sum(), f.ops(), "totals sum the ticks");
                 assertNotNull(f.heapAfterGcBytes());
+                // --live-every 2: a full collection after the second tick of each loading, none after the first
+                assertNull(l.samples().get(0).liveHeapBytes(), "no full collection after the first tick");
+                Figures probed = l.samples().get(1);
+                assertNotNull(probed.liveHeapBytes(), "a full collection after the second tick: " + probed);
+                assertTrue(probed.liveHeapBytes() > 0);
+                assertNull(f.liveHeapBytes(), "a loading's totals hold no point reading");
+                if (d.deploy().equals("cbc-offheap")) {
+                    assertTrue(
+                            probed.liveDirectBytes() >= l2Capacity(8L << 20),
+                            "the L2 is live direct memory: " + probed);
+                }
             }
             double[] t = d.loadings().stream()
                     .flatMap(l -> l.samples().stream())
@@ -98,6 +112,20 @@ class DeployComparisonTest {
         assertTrue(Files.exists(dir.resolve("charts/deploys-gc-pause.png")));
     }
 
+    /** The direct memory an L2 of {@code size} reserves: whole buckets of the default slot sizes. */
+    private static long l2Capacity(long size) {
+        long bucket = io.blockscope.server.cache.bucket.BucketAllocator.bucketSizeFor(
+                io.blockscope.server.cache.CacheConfig.builder()
+                        .deploy(io.blockscope.server.cache.CacheDeploy.CBC_OFFHEAP)
+                        .l1Size(size)
+                        .l2Size(size)
+                        .build()
+                        .bucketSizes());
+        long capacity = size / bucket * bucket;
+        assertTrue(capacity > 0, "an L2 of " + size + " bytes holds at least one bucket of " + bucket);
+        return capacity;
+    }
+
     @Test
     void theDataCacheIsLrusOnlyCacheAndTheCombinedDeploysL2OnTheChosenReadPath() {
         DeployComparison.Settings settings = new DeployComparison.Settings(
@@ -110,6 +138,7 @@ class DeployComparisonTest {
                 java.time.Duration.ofSeconds(1),
                 java.time.Duration.ZERO,
                 java.time.Duration.ofMillis(500),
+                0,
                 1,
                 false);
         var lru = settings.cacheConfig(io.blockscope.server.cache.CacheDeploy.LRU);

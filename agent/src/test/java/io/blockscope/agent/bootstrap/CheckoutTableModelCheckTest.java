@@ -71,7 +71,7 @@ public class CheckoutTableModelCheckTest {
         LinChecker.check(
                 CheckoutTableModelCheckTest.class,
                 new ModelCheckingOptions()
-                        .iterations(30)
+                        .iterations(10)
                         .invocationsPerIteration(1_000)
                         .threads(3)
                         .actorsPerThread(3)

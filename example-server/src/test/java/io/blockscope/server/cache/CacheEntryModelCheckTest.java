@@ -73,8 +73,8 @@ public class CacheEntryModelCheckTest {
         LinChecker.check(
                 CacheEntryModelCheckTest.class,
                 new ModelCheckingOptions()
-                        .iterations(40)
-                        .invocationsPerIteration(2_000)
+                        .iterations(15)
+                        .invocationsPerIteration(1_000)
                         .threads(3)
                         .actorsPerThread(3)
                         .actorsBefore(2)

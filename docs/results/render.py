@@ -36,7 +36,7 @@ def provenance(raw, name):
     if "environment" in raw:  # PE JSON
         env = raw["environment"]
         return (f"Raw: `{name}`, {raw['finishedAt'][:16].replace('T', ' ')} UTC, JDK {env['javaVersion']}, "
-                f"{env.get('cpu', env['os'])}, {env['availableProcessors']} cores shared with other builds "
+                f"{env.get('cpu', env['os'])}, {env['availableProcessors']} cores "
                 f"(load average {env.get('loadAverageAtEnd', 0):.1f} at the end).")
     return (f"Raw: `{name}`, {raw['date'][:16].replace('T', ' ')} UTC, JDK {raw['jdk']}, {raw['machine']}. "
             f"Command: `{raw['command']}`.")

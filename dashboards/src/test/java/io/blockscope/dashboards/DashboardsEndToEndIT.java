@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -43,6 +45,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Needs the reactor's agent and example-server jars (the pom passes their paths), prometheus on PATH and,
  * for 3.x, {@value PrometheusVersion#V3_VARIABLE}.
  */
+@Execution(ExecutionMode.CONCURRENT) // waits on alert windows and scrapes: overlaps the other classes
 class DashboardsEndToEndIT {
 
     private static final String FILTER = "io.blockscope.dashboards.e2e.CopyingValueFilter";

@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -41,6 +43,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * While a series is younger than the 5 minute window, rate() divides its (slightly extrapolated)
  * increase by the whole window, so the ratio is about (pause seconds) / 300 s.
  */
+@Execution(ExecutionMode.CONCURRENT) // waits on alert windows and scrapes: overlaps the other classes
 class NativeHistogramRulesIT {
 
     /** Recording rules this test covers (AlertRulesTest checks every rule is tested somewhere). */

@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * {@code bash .ci/demo hbase} itself, in a short form (10 s acts, no build: the reactor's jars and
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * must tell the story, the copying filter and the leaking coprocessor named by their methods, both
  * alerts firing and then resolving once they are switched off. One RegionServer start; about 2.5 minutes.
  */
+@Execution(ExecutionMode.CONCURRENT) // waits on alert windows and scrapes: overlaps the other classes
 class HBaseDemoTest {
 
     private static final String FILTER_SITE = CopyingValueFilter.class.getName() + ".filterCell:";

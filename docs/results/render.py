@@ -76,8 +76,11 @@ def overhead_table(raws):
               "|---|---:|---|---|---|---|"]
     for _, raw in raws:
         workload = re.search(r"--workload (\S+)", raw["command"]).group(1)
-        if "--rpc-rows" in raw["command"]:
+        if "--rpc-rows" in raw["command"] or "--agent-pid" in raw["command"]:
             workload += " (RPC server)"
+        if "--agent-switch" in raw["command"]:
+            probes = re.search(r"--switch-probes (\S+)", raw["command"])
+            workload += f", one warm JVM, probes {probes.group(1) if probes else 'all'} switched in and out"
         extra = raw["extraCpuPerOpPercent"]
         shown = f"yes ({extra['high']:+.2f}%)" if extra["high"] < 1.0 else f"no ({extra['high']:+.2f}%)"
         lines.append(f"| {workload} | {raw['pairs']} | {interval(raw['cpuPerOpRatio'])} | {interval(extra, 2)}"

@@ -6,6 +6,7 @@ import io.blockscope.agent.instrument.DeferredTransformer;
 import io.blockscope.agent.instrument.Instrumenter;
 import io.blockscope.agent.instrument.ProbeCheck;
 import io.blockscope.agent.instrument.ProbeStatus;
+import io.blockscope.agent.instrument.ProbeSwitch;
 import io.blockscope.agent.instrument.TargetFilter;
 import io.blockscope.agent.metrics.AgentMetrics;
 import io.blockscope.agent.metrics.LeakReport;
@@ -19,6 +20,7 @@ import io.blockscope.exporter.ExporterConfig;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;
+import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 
 /**
  * The second half of the startup, linked only after the bridge is in the bootstrap class loader:
@@ -119,7 +121,12 @@ final class AgentWiring {
         }
         Bridge.install(recorder, config.leakSample(), config.copySample(), config.copySampleBytes());
 
-        new Instrumenter(profile, status).install(front.instrumentation(instrumentation), front.filter());
+        Instrumenter instrumenter = new Instrumenter(profile, status);
+        Instrumentation probeInstrumentation = front.instrumentation(instrumentation);
+        ResettableClassFileTransformer probes = instrumenter.install(probeInstrumentation, front.filter());
+        if (config.probeSwitch()) {
+            registerProbeSwitch(new ProbeSwitch(profile, instrumenter, probeInstrumentation, front.filter(), probes));
+        }
         logProbes(profile, hostLoader, timing.lateAttach);
         exporter.start();
         AgentLog.info("agent " + version + " running with profile " + profile.name()
@@ -132,6 +139,23 @@ final class AgentWiring {
                 + "; " + timing
                 + (timing.lateAttach ? "" : "; probe targets held until the probes were in: " + front.holds()));
         publishState(exporter, "running profile " + profile.name());
+    }
+
+    /**
+     * {@code probe.switch=true}: the MBean that removes and reinstalls the probes at run time. A
+     * failure to register it costs the switch only, never the agent or the host.
+     */
+    private static void registerProbeSwitch(ProbeSwitch probeSwitch) {
+        try {
+            AgentLog.info("probe switch registered as MBean " + probeSwitch.register()
+                    + " (probe.switch=true, for overhead measurements only: while probes are out nothing is counted,"
+                    + " and blocks crossing a switch skew outstanding references and leaks; probes: "
+                    + probeSwitch.getProbes() + ")");
+        } catch (Throwable t) {
+            AgentLog.warn("probe.switch=true, but the probe switch MBean " + ProbeSwitch.OBJECT_NAME
+                    + " could not be registered (" + t.getClass().getName() + ": " + t.getMessage()
+                    + "); the probes stay installed and the agent runs on without the switch");
+        }
     }
 
     /** How long the start took, and how much of it the host's thread waited for. */

@@ -18,6 +18,8 @@ import java.util.Map;
  * @param copyJfr         whether sampled copies commit a {@code blockscope.CopyToHeap} JFR event
  * @param sites           site label values kept per metric before the rest go to {@code other}
  * @param tracked         tracked checkouts held at once (slots of the tracking table)
+ * @param probeSwitch     whether the {@code io.blockscope:type=ProbeSwitch} MBean is registered, to
+ *                        remove and reinstall the probes at run time (overhead measurements only)
  */
 public final class AgentConfig {
     private final String hostPort;
@@ -29,6 +31,7 @@ public final class AgentConfig {
     private final boolean copyJfr;
     private final int sites;
     private final int tracked;
+    private final boolean probeSwitch;
     private final Map<String, String> exporterOptions;
 
     public AgentConfig(
@@ -41,6 +44,7 @@ public final class AgentConfig {
             boolean copyJfr,
             int sites,
             int tracked,
+            boolean probeSwitch,
             Map<String, String> exporterOptions) {
 
         exporterOptions = Map.copyOf(exporterOptions);
@@ -53,6 +57,7 @@ public final class AgentConfig {
         this.copyJfr = copyJfr;
         this.sites = sites;
         this.tracked = tracked;
+        this.probeSwitch = probeSwitch;
         this.exporterOptions = exporterOptions;
     }
 
@@ -92,6 +97,10 @@ public final class AgentConfig {
         return tracked;
     }
 
+    public boolean probeSwitch() {
+        return probeSwitch;
+    }
+
     public Map<String, String> exporterOptions() {
         return exporterOptions;
     }
@@ -114,6 +123,7 @@ public final class AgentConfig {
                 && copyJfr == that.copyJfr
                 && sites == that.sites
                 && tracked == that.tracked
+                && probeSwitch == that.probeSwitch
                 && java.util.Objects.equals(exporterOptions, that.exporterOptions);
     }
 
@@ -129,6 +139,7 @@ public final class AgentConfig {
                 copyJfr,
                 sites,
                 tracked,
+                probeSwitch,
                 exporterOptions);
     }
 
@@ -137,6 +148,6 @@ public final class AgentConfig {
         return "AgentConfig[hostPort=" + hostPort + ", profile=" + profile + ", leakSample=" + leakSample + ", leakAge="
                 + leakAge + ", copySample=" + copySample + ", copySampleBytes=" + copySampleBytes + ", copyJfr="
                 + copyJfr + ", sites=" + sites + ", tracked="
-                + tracked + ", exporterOptions=" + exporterOptions + "]";
+                + tracked + ", probeSwitch=" + probeSwitch + ", exporterOptions=" + exporterOptions + "]";
     }
 }

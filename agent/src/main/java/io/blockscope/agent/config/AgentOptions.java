@@ -35,6 +35,8 @@ public final class AgentOptions {
     public static final String COPY_JFR = "copy.jfr";
     public static final String SITES = "sites";
     public static final String TRACKED = "tracked";
+    /** Measurements only: a platform MBean that removes and reinstalls the probes at run time. */
+    public static final String PROBE_SWITCH = "probe.switch";
 
     /** Keys the agent owns, with their defaults (null: no default). */
     private static final Map<String, String> DEFAULTS = defaults();
@@ -57,6 +59,7 @@ public final class AgentOptions {
         d.put(COPY_JFR, "true");
         d.put(SITES, "20");
         d.put(TRACKED, "4096");
+        d.put(PROBE_SWITCH, "false");
         return d;
     }
 
@@ -108,6 +111,7 @@ public final class AgentOptions {
                 bool(merged, COPY_JFR),
                 intValue(merged, SITES, 1, MAX_SITES, "site label values per metric before 'other'"),
                 intValue(merged, TRACKED, 16, MAX_TRACKED, "checkouts tracked at once"),
+                bool(merged, PROBE_SWITCH),
                 exporterOptions);
     }
 

@@ -31,6 +31,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntPredicate;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 import net.bytebuddy.asm.Advice;
@@ -59,6 +61,10 @@ public final class Instrumenter {
     private final ProbeStatus status;
     /** Probes that decorated a class being transformed, until ByteBuddy reports success or failure. */
     private final Map<String, List<Integer>> pending = new ConcurrentHashMap<>();
+    /** Loaded classes retransformed by installs and removals so far, and those that failed. */
+    private final AtomicLong retransformed = new AtomicLong();
+
+    private final AtomicLong retransformFailures = new AtomicLong();
 
     public Instrumenter(Profile profile, ProbeStatus status) {
         this.profile = profile;
@@ -71,6 +77,15 @@ public final class Instrumenter {
      * Only the loaded classes {@code candidates} lets through are shown to ByteBuddy's matchers.
      */
     public ResettableClassFileTransformer install(Instrumentation instrumentation, TargetFilter candidates) {
+        return install(instrumentation, candidates, probe -> true);
+    }
+
+    /**
+     * Installs the probes whose index in the profile {@code probes} accepts, like
+     * {@link #install(Instrumentation, TargetFilter)} does all of them.
+     */
+    public ResettableClassFileTransformer install(
+            Instrumentation instrumentation, TargetFilter candidates, IntPredicate probes) {
         // The inlined advice needs no type initializers, so ByteBuddy's Nexus (a class it would
         // inject into the system class loader, through sun.misc.Unsafe, which JDK 24+ warns about on
         // the host's stderr) stays off. Relocated, this property is the agent's own.
@@ -82,7 +97,7 @@ public final class Instrumenter {
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(new LoadedCandidates(candidates))
-                .with(new RetransformationReport())
+                .with(new RetransformationReport(retransformed, retransformFailures))
                 .with(new StatusListener())
                 .ignore(any(), isBootstrapClassLoader())
                 .or(nameStartsWith("io.blockscope.agent."))
@@ -93,6 +108,9 @@ public final class Instrumenter {
                         .or(nameStartsWith("com.sun.")))
                 .or(isSynthetic());
         for (int i = 0; i < profile.probes().size(); i++) {
+            if (!probes.test(i)) {
+                continue;
+            }
             ProbeSpec probe = profile.probes().get(i);
             ElementMatcher.Junction<MethodDescription> methods = methodMatcher(probe.methods());
             // not terminal: every probe matching a class decorates it (BucketCache has four)
@@ -100,6 +118,32 @@ public final class Instrumenter {
                     .transform(new ProbeTransformer(i, probe, methods));
         }
         return agent.installOn(instrumentation);
+    }
+
+    /**
+     * Removes what {@link #install} put in place: {@code transformer} is unregistered (through the
+     * same {@code instrumentation} the install used) and the loaded classes it may have changed
+     * ({@code candidates}) are retransformed without it before this returns.
+     *
+     * @return false when {@code transformer} was not registered there (nothing was done)
+     */
+    boolean uninstall(
+            ResettableClassFileTransformer transformer, Instrumentation instrumentation, TargetFilter candidates) {
+        return transformer.reset(
+                instrumentation,
+                AgentBuilder.RedefinitionStrategy.RETRANSFORMATION,
+                new LoadedCandidates(candidates),
+                new RetransformationReport(retransformed, retransformFailures));
+    }
+
+    /** Loaded classes retransformed by this instrumenter's installs and removals so far. */
+    long retransformed() {
+        return retransformed.get();
+    }
+
+    /** Loaded classes whose retransformation failed so far (each is logged once). */
+    long retransformFailures() {
+        return retransformFailures.get();
     }
 
     static ElementMatcher.Junction<TypeDescription> typeMatcher(List<TypeSpec> types) {
@@ -290,8 +334,18 @@ public final class Instrumenter {
     }
 
     private static final class RetransformationReport extends AgentBuilder.RedefinitionStrategy.Listener.Adapter {
+        private final AtomicLong retransformed;
+        private final AtomicLong failed;
+
+        RetransformationReport(AtomicLong retransformed, AtomicLong failed) {
+            this.retransformed = retransformed;
+            this.failed = failed;
+        }
+
         @Override
         public void onComplete(int amount, List<Class<?>> types, Map<List<Class<?>>, Throwable> failures) {
+            retransformed.addAndGet(types.size());
+            failures.keySet().forEach(batch -> failed.addAndGet(batch.size()));
             failures.forEach((batch, error) -> Log.warnOnce(
                     "retransform:" + batch, "could not retransform " + batch + "; those classes run unchanged", error));
         }

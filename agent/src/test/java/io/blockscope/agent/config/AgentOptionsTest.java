@@ -47,7 +47,32 @@ class AgentOptionsTest {
         assertTrue(config.copyJfr());
         assertEquals(20, config.sites());
         assertEquals(4096, config.tracked());
+        assertFalse(config.probeSwitch(), "the probe switch is opt-in");
         assertTrue(config.exporterOptions().isEmpty());
+    }
+
+    /** The run-time probe switch (measurements only) from the argument, a config file or the environment. */
+    @Test
+    void probeSwitchIsOffByDefaultAndTurnsOnFromEveryPlace() throws Exception {
+        assertFalse(parse("0").probeSwitch());
+        assertTrue(parse("127.0.0.1:0,probe.switch=true").probeSwitch());
+        assertTrue(parse("0,probe.switch=TRUE").probeSwitch());
+        assertFalse(parse("0,probe.switch=false").probeSwitch());
+        assertEquals("BLOCKSCOPE_PROBE_SWITCH", AgentOptions.environmentName(AgentOptions.PROBE_SWITCH));
+        assertTrue(AgentOptions.parse("0", Map.of("BLOCKSCOPE_PROBE_SWITCH", "true"), EXPORTER)
+                .probeSwitch());
+        assertFalse(
+                AgentOptions.parse("0,probe.switch=true", Map.of("BLOCKSCOPE_PROBE_SWITCH", "false"), EXPORTER)
+                        .probeSwitch(),
+                "the environment wins over the argument");
+        Path file = Files.writeString(temp.resolve("switch.properties"), "probe.switch=true\n");
+        assertTrue(parse("0,config=" + file).probeSwitch());
+        assertTrue(AgentOptions.agentKeys().contains("probe.switch"), "listed by --help and unknown-option errors");
+        assertEquals("malformed probe.switch 'yes': expected true or false", error("0,probe.switch=yes"));
+        assertEquals(
+                "malformed probe.switch '1': expected true or false",
+                error("0", Map.of("BLOCKSCOPE_PROBE_SWITCH", "1")));
+        assertTrue(error("0,probe.swtich=true").contains("probe.switch"), "an unknown key's error lists it");
     }
 
     @Test

@@ -12,7 +12,11 @@ import io.blockscope.server.cache.combined.CombinedBlockCache;
 import io.blockscope.server.cache.lru.LruBlockCache;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import javax.management.Attribute;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 
 /**
  * A deterministic workload on the example server's real caches (an L1 LRU and an offheap L2 bucket
@@ -26,6 +30,9 @@ import java.nio.charset.StandardCharsets;
  *   <li>{@code leak N}: N checkouts {@link LeakyReader} never returns, then garbage collections.</li>
  *   <li>{@code hold N}: N checkouts {@link HoldingReader} keeps forever.</li>
  *   <li>{@code stats}: the caches' own statistics, for the test to compare with the agent's.</li>
+ *   <li>{@code probes SPEC}: sets the agent's probe switch ({@code probe.switch=true}) to SPEC
+ *       ({@code all}, {@code none} or probe names) through the platform MBean server; prints
+ *       {@code probes took T ms}, {@code probes switches=N} and {@code probes installed=<read back>}, or {@code probes error <message>}.</li>
  *   <li>{@code exit}</li>
  * </ul>
  */
@@ -66,6 +73,11 @@ public final class CacheWorkload {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line; (line = in.readLine()) != null; ) {
             String[] command = line.trim().split(" ");
+            if (command[0].equals("probes")) {
+                probes(line.trim().substring("probes".length()).trim());
+                System.out.println("ok probes");
+                continue;
+            }
             int n = command.length > 1 ? Integer.parseInt(command[1]) : 0;
             switch (command[0]) {
                 case "work" -> workload.work(n);
@@ -80,6 +92,26 @@ public final class CacheWorkload {
                 default -> throw new IllegalArgumentException("unknown command " + line);
             }
             System.out.println("ok " + command[0]);
+        }
+    }
+
+    /** Sets the agent's probe switch to {@code spec} and reads it back (a host's view: JMX only). */
+    private static void probes(String spec) {
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            ObjectName name = new ObjectName("io.blockscope:type=ProbeSwitch");
+            long began = System.nanoTime();
+            server.setAttribute(name, new Attribute("Installed", spec));
+            long micros = (System.nanoTime() - began) / 1_000;
+            System.out.println("probes took " + micros / 1000 + "." + String.format("%03d", micros % 1000) + " ms");
+            System.out.println("probes switches=" + server.getAttribute(name, "Switches"));
+            System.out.println("probes installed=" + server.getAttribute(name, "Installed"));
+        } catch (Exception e) {
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            System.out.println("probes error " + root.getClass().getName() + ": " + root.getMessage());
         }
     }
 

@@ -7,9 +7,11 @@ import io.blockscope.server.cache.bucket.BucketAllocator;
 import io.blockscope.server.pe.DeployComparison;
 import io.blockscope.server.pe.PeRunner;
 import io.blockscope.server.pe.PeSettings;
+import io.blockscope.server.pe.ProbeSwitchRun;
 import io.blockscope.server.pe.Workload;
 import io.blockscope.server.region.CacheSizing;
 import io.blockscope.server.region.Tables;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -259,6 +261,42 @@ final class PeCommand implements Callable<Integer> {
     Path charts;
 
     @Option(
+            names = "--agent-switch",
+            paramLabel = "PAIRS",
+            description = "Measure what the agent's probes cost in one warm JVM: this one, or with --target the server"
+                    + " of --agent-pid. Start that JVM with the agent and probe.switch=true (-javaagent:blockscope-agent.jar"
+                    + "=127.0.0.1:0,probe.switch=true). Windows of --duration alternate with the probes removed and"
+                    + " installed (2 x PAIRS + 1 windows, off first and last); prints the CPU per operation on/off, each"
+                    + " on window against its two neighbours, as a median with a 95%% bootstrap interval. One --workload,"
+                    + " one --threads count, one --read-path and --deploy.")
+    Integer agentSwitch;
+
+    @Option(
+            names = "--switch-probes",
+            paramLabel = "PROBES",
+            defaultValue = "all",
+            description = "With --agent-switch: what the on windows install: all, or probe names, comma-separated"
+                    + " (e.g. block-get,block-return). Default: ${DEFAULT-VALUE}.")
+    String switchProbes;
+
+    @Option(
+            names = "--switch-settle",
+            paramLabel = "DURATION",
+            defaultValue = "3s",
+            converter = Converters.Time.class,
+            description = "With --agent-switch: unmeasured load after every switch, while the JIT recompiles the"
+                    + " retransformed code. Default: ${DEFAULT-VALUE}.")
+    Duration switchSettle;
+
+    @Option(
+            names = "--agent-pid",
+            paramLabel = "PID",
+            defaultValue = "0",
+            description = "With --agent-switch and --target: the server process (on this machine, same user) whose"
+                    + " agent is switched and whose CPU is measured, reached through its local JMX agent.")
+    long agentPid;
+
+    @Option(
             names = "--charts-from",
             paramLabel = "FILE.json",
             description = "Only redraw the --charts of a finished deploy comparison from its JSON.")
@@ -287,6 +325,9 @@ final class PeCommand implements Callable<Integer> {
         }
         if (loadings != null) {
             return deployComparison();
+        }
+        if (agentSwitch != null) {
+            return probeSwitch();
         }
         Duration measured = duration == null && ops <= 0 ? Duration.ofSeconds(10) : duration;
         PeSettings settings = new PeSettings(
@@ -372,6 +413,58 @@ final class PeCommand implements Callable<Integer> {
                 } else {
                     TempDirectories.deleteRecursively(temporary);
                 }
+            }
+        }
+    }
+
+    /** {@code --agent-switch}: the agent's cost in one warm JVM, probes switched in and out. */
+    private int probeSwitch() throws Exception {
+        if (spec.commandLine().getParseResult().hasMatchedOption("--rounds")) {
+            throw new IllegalArgumentException("--agent-switch alternates its own windows: drop --rounds");
+        }
+        ProbeSwitchRun.Settings switching =
+                new ProbeSwitchRun.Settings(agentSwitch, switchProbes, switchSettle, agentPid);
+        PeSettings settings = new PeSettings(
+                workloads,
+                threads,
+                duration == null && ops <= 0 ? Duration.ofSeconds(10) : duration,
+                ops,
+                1,
+                warmup,
+                multiGetRows,
+                scanRows,
+                filter,
+                peSeed,
+                progress);
+        PeRunner.Outputs outputs = new PeRunner.Outputs(json, chart, System.out, System.err);
+        String command =
+                "java " + String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments())
+                        + " -jar blockscope-example-server.jar pe "
+                        + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+        if (targets != null) {
+            if (targets.size() != 1) {
+                throw new IllegalArgumentException("--agent-switch measures one server: give one --target URL");
+            }
+            return ProbeSwitchRun.remote(
+                    settings, switching, targets.get(0), tableName(), requestTimeout, command, outputs);
+        }
+        if (readPaths.size() != 1 || deploys.size() != 1) {
+            throw new IllegalArgumentException("--agent-switch measures one configuration: give one --read-path"
+                    + " (e.g. zero-copy) and one --deploy");
+        }
+        Path temporary = null;
+        Path dataDirectory = data;
+        try {
+            if (dataDirectory == null) {
+                temporary = Files.createTempDirectory("blockscope-pe-");
+                dataDirectory = temporary;
+                table.load(dataDirectory, rows, System.err);
+            }
+            CacheConfig config = config(deploys.get(0), readPaths.get(0), Tables.footprint(dataDirectory));
+            return ProbeSwitchRun.inProcess(settings, switching, dataDirectory, tableName(), config, command, outputs);
+        } finally {
+            if (temporary != null) {
+                TempDirectories.deleteRecursively(temporary);
             }
         }
     }

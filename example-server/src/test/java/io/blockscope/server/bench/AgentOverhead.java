@@ -3,6 +3,8 @@ package io.blockscope.server.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.blockscope.server.pe.Bootstrap;
+import io.blockscope.server.pe.ProbeSwitchRun;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -104,7 +106,7 @@ public final class AgentOverhead {
         report.put("tool", "blockscope agent-overhead");
         report.put("date", Instant.now().toString());
         report.put("jdk", Runtime.version().toString());
-        report.put("machine", machine());
+        report.put("machine", ProbeSwitchRun.machine());
         report.put("command", "example-server/overhead.sh " + String.join(" ", args));
         report.put("pairs", pairs);
         report.put(
@@ -113,11 +115,11 @@ public final class AgentOverhead {
                         ? "in-process PE: CPU of the PE process (reads, GC, JIT, agent) per operation, measured slices only"
                         : "RPC server: CPU of the server process per operation of a PE client over RPC, after "
                                 + rpc.warmup() + " of unmeasured load on the fresh server");
-        report.put("cpuPerOpRatio", interval(cpu));
-        report.put("throughputRatio", interval(ops));
+        report.put("cpuPerOpRatio", ProbeSwitchRun.interval(cpu));
+        report.put("throughputRatio", ProbeSwitchRun.interval(ops));
         report.put(
                 "extraCpuPerOpPercent",
-                interval(new Bootstrap.Interval(
+                ProbeSwitchRun.interval(new Bootstrap.Interval(
                         (cpu.median() - 1) * 100, (cpu.low() - 1) * 100, (cpu.high() - 1) * 100, LEVEL, RESAMPLES)));
         report.put("runs", runs);
         String summary = String.format(
@@ -328,29 +330,5 @@ public final class AgentOverhead {
                     + records.size() + " records)");
         }
         return records.get(0);
-    }
-
-    private static Map<String, Object> interval(Bootstrap.Interval i) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("median", i.median());
-        m.put("low", i.low());
-        m.put("high", i.high());
-        m.put("level", i.level());
-        m.put("resamples", i.resamples());
-        return m;
-    }
-
-    private static String machine() {
-        String cpu = System.getProperty("os.arch");
-        try (var lines = Files.lines(Path.of("/proc/cpuinfo"))) {
-            cpu = lines.filter(l -> l.startsWith("model name"))
-                    .map(l -> l.substring(l.indexOf(':') + 1).trim())
-                    .findFirst()
-                    .orElse(cpu);
-        } catch (IOException e) {
-            // not Linux: the architecture will do
-        }
-        return cpu + ", " + Runtime.getRuntime().availableProcessors() + " cores, shared with other builds (load "
-                + ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() + " at the end)";
     }
 }

@@ -1,4 +1,4 @@
-package io.blockscope.server.bench;
+package io.blockscope.server.pe;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -8,14 +8,14 @@ import java.util.SplittableRandom;
  * replacement, take each resample's median, and read the interval off the sorted medians. Assumes
  * nothing about the distribution, which is what ratios from a shared, noisy machine need.
  */
-final class Bootstrap {
+public final class Bootstrap {
 
     /** A median with its interval at {@code level} (e.g. 0.95). */
-    record Interval(double median, double low, double high, double level, int resamples) {}
+    public record Interval(double median, double low, double high, double level, int resamples) {}
 
     private Bootstrap() {}
 
-    static double median(double[] values) {
+    public static double median(double[] values) {
         if (values.length == 0) {
             throw new IllegalArgumentException("no values");
         }
@@ -26,7 +26,7 @@ final class Bootstrap {
     }
 
     /** Percentile bootstrap of the median; {@code seed} makes it repeatable. */
-    static Interval medianInterval(double[] values, int resamples, double level, long seed) {
+    public static Interval medianInterval(double[] values, int resamples, double level, long seed) {
         if (resamples < 100 || level <= 0 || level >= 1) {
             throw new IllegalArgumentException("need >= 100 resamples and a level in (0, 1)");
         }

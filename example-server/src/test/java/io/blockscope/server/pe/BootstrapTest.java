@@ -1,4 +1,4 @@
-package io.blockscope.server.bench;
+package io.blockscope.server.pe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

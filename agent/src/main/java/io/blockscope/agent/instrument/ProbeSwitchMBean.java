@@ -1,0 +1,31 @@
+package io.blockscope.agent.instrument;
+
+/**
+ * The run-time probe switch ({@code probe.switch=true}), registered as the platform MBean
+ * {@value ProbeSwitch#OBJECT_NAME}: removes and reinstalls the agent's probes in a warm JVM so an
+ * overhead measurement can alternate windows with and without them. For measurements only: while
+ * probes are switched out nothing is counted, and a block checked out on one side of a switch and
+ * returned on the other leaves the outstanding-references gauge and the leak reports wrong.
+ */
+public interface ProbeSwitchMBean {
+
+    /**
+     * The probes installed now: {@code all}, {@code none}, or the names of the installed ones in
+     * the profile's order, comma-separated.
+     */
+    String getInstalled();
+
+    /**
+     * Installs exactly the probes {@code spec} names ({@code all}, {@code none}, or a
+     * comma-separated list of the profile's probe names); returns once the loaded classes are
+     * retransformed. An unknown name is an {@link IllegalArgumentException} that lists the
+     * profile's probes; any other failure an {@link IllegalStateException} (and one log line).
+     */
+    void setInstalled(String spec);
+
+    /** How many times the installed set changed. */
+    long getSwitches();
+
+    /** The names of all the profile's probes, in profile order, comma-separated. */
+    String getProbes();
+}

@@ -1,0 +1,114 @@
+package io.blockscope.server.pe;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.blockscope.server.cli.Main;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code pe --agent-switch}: off and on windows alternate through the agent's switch (here a
+ * stand-in with the agent's MBean name and attributes), each on window is compared with both of its
+ * neighbours, and the JVM is left with the probes it had.
+ */
+class ProbeSwitchRunTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void windowsAlternateOffAndOnAndTheJvmKeepsItsProbes() throws Exception {
+        Path json = dir.resolve("switch.json");
+        try (FakeProbeSwitch agent = FakeProbeSwitch.register()) {
+            int exit = Main.execute(
+                    "pe",
+                    "--agent-switch",
+                    "2",
+                    "--switch-probes",
+                    "block-get,block-return",
+                    "--switch-settle",
+                    "50ms",
+                    "--workload",
+                    "randomRead",
+                    "--threads",
+                    "1",
+                    "--read-path",
+                    "zero-copy",
+                    "--duration",
+                    "150ms",
+                    "--warmup",
+                    "0s",
+                    "--rows",
+                    "2000",
+                    "--no-progress",
+                    "--json",
+                    json.toString());
+            assertEquals(0, exit);
+            // checked and normalised first, then off, on, off, on, off, then back to what it was
+            assertEquals(
+                    List.of(
+                            "block-get,block-return",
+                            "none",
+                            "block-get,block-return",
+                            "none",
+                            "block-get,block-return",
+                            "none",
+                            "all"),
+                    agent.installs());
+        }
+        JsonNode report = new ObjectMapper().readTree(json.toFile());
+        assertEquals(2, report.path("pairs").asInt());
+        assertEquals("block-get,block-return", report.path("probes").asText());
+        List<Boolean> states = new ArrayList<>();
+        for (JsonNode run : report.path("runs")) {
+            states.add(run.path("agent").asBoolean());
+            assertTrue(run.path("ops").asLong() > 0, run.toString());
+            assertTrue(run.path("cpuNanosPerOp").asDouble() > 0, run.toString());
+        }
+        assertEquals(List.of(false, true, false, true, false), states);
+        assertEquals(2, report.path("pairCpuRatios").size());
+        JsonNode cpu = report.path("cpuPerOpRatio");
+        assertTrue(cpu.path("low").asDouble() <= cpu.path("median").asDouble(), cpu.toString());
+        assertTrue(cpu.path("median").asDouble() <= cpu.path("high").asDouble(), cpu.toString());
+        assertTrue(report.path("command").asText().contains("--workload randomRead"), report.toString());
+    }
+
+    @Test
+    void eachOnWindowIsComparedWithTheMeanOfItsTwoNeighbours() {
+        // CPU per op: off 100, on 110, off 120, on 130, off 140 (a machine slowing down linearly)
+        List<ProbeSwitchRun.Window> windows = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            long cpuPerOp = 100 + 10L * i;
+            windows.add(new ProbeSwitchRun.Window(
+                    i, i % 2 == 1, i % 2 == 1 ? "all" : "none", 1000, 1_000_000_000L, cpuPerOp * 1000, 0, 0, 0, 0));
+        }
+        double[][] ratios = ProbeSwitchRun.pairRatios(windows);
+        assertArrayEquals(new double[] {1.0, 1.0}, ratios[0], 1e-12, "a linear drift cancels out");
+        assertArrayEquals(new double[] {1.0, 1.0}, ratios[1], 1e-12);
+    }
+
+    @Test
+    void withoutTheAgentsSwitchItSaysHowToStartTheJvm() {
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> MeasuredJvm.self().allProbes());
+        assertTrue(e.getMessage().contains("probe.switch=true"), e.getMessage());
+    }
+
+    @Test
+    void probesTheAgentRefusesAreReportedWithItsReason() throws Exception {
+        try (FakeProbeSwitch agent = FakeProbeSwitch.register()) {
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class, () -> MeasuredJvm.self().install("bogus"));
+            assertTrue(e.getMessage().contains("unknown probe bogus"), e.getMessage());
+            assertEquals(List.of(), agent.installs());
+        }
+    }
+}

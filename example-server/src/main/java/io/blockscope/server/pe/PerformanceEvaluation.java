@@ -158,6 +158,9 @@ public final class PerformanceEvaluation {
         long elapsedNanos;
         long workerAllocatedBytes;
         long processCpuNanos;
+        /** CPU time of the worker threads alone (no GC, JIT or other threads), or -1 when unknown. */
+        long workerCpuNanos;
+
         Histogram latencies;
         CostSnapshot cost;
         long errors;
@@ -214,6 +217,7 @@ public final class PerformanceEvaluation {
         slice.cost = after.minus(before);
         slice.latencies = StepMeasurement.newHistogram();
         for (Worker w : workers) {
+            slice.workerCpuNanos = slice.workerCpuNanos < 0 || w.cpuNanos < 0 ? -1 : slice.workerCpuNanos + w.cpuNanos;
             slice.ops += w.ops;
             slice.rowsRead += w.rowsRead;
             slice.rowsReturned += w.session.rowsReturned();
@@ -243,6 +247,7 @@ public final class PerformanceEvaluation {
         long ops;
         long rowsRead;
         long allocatedBytes;
+        long cpuNanos;
         Exception error;
 
         Worker(Session session, long quota, LongAdder progressOps, ThreadAllocation allocation) {
@@ -263,6 +268,7 @@ public final class PerformanceEvaluation {
             long end = endNanos;
             long highest = latencies.getHighestTrackableValue();
             long allocatedAtStart = allocation.ofCurrentThread();
+            long cpuAtStart = threadCpu();
             try {
                 while (quota == 0 || ops < quota) {
                     long t0 = System.nanoTime();
@@ -279,6 +285,13 @@ public final class PerformanceEvaluation {
                 error = e;
             }
             allocatedBytes = ThreadAllocation.between(allocatedAtStart, allocation.ofCurrentThread());
+            long cpuAtEnd = threadCpu();
+            cpuNanos = cpuAtStart < 0 || cpuAtEnd < 0 ? -1 : cpuAtEnd - cpuAtStart;
+        }
+
+        private static long threadCpu() {
+            java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+            return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : -1;
         }
     }
 }

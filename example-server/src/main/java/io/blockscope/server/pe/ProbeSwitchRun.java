@@ -61,6 +61,7 @@ public final class ProbeSwitchRun {
             long ops,
             long elapsedNanos,
             long cpuNanos,
+            long workerCpuNanos,
             long compilationMillis,
             double gcPauseSeconds,
             double switchMillis,
@@ -68,6 +69,11 @@ public final class ProbeSwitchRun {
 
         double cpuNanosPerOp() {
             return (double) cpuNanos / ops;
+        }
+
+        /** CPU of the reading threads alone per operation; NaN when unknown (over RPC). */
+        double workerCpuNanosPerOp() {
+            return workerCpuNanos < 0 ? Double.NaN : (double) workerCpuNanos / ops;
         }
 
         double opsPerSec() {
@@ -176,17 +182,19 @@ public final class ProbeSwitchRun {
                         slice.ops,
                         slice.elapsedNanos,
                         cpu,
+                        self ? slice.workerCpuNanos : -1,
                         compiled,
                         slice.cost.gc().seconds(),
                         switchMillis,
                         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
                 windows.add(w);
                 progress.println(String.format(
-                        "[pe] window %d/%d probes %s: CPU %.1f us/op, %.0f ops/s, JIT %d ms, switch %.0f ms",
+                        "[pe] window %d/%d probes %s: CPU %.1f us/op (workers %.1f), %.0f ops/s, JIT %d ms, switch %.0f ms",
                         i + 1,
                         2 * settings.pairs() + 1,
                         probes,
                         w.cpuNanosPerOp() / 1e3,
+                        w.workerCpuNanosPerOp() / 1e3,
                         w.opsPerSec(),
                         compiled,
                         switchMillis));
@@ -210,14 +218,17 @@ public final class ProbeSwitchRun {
         int pairs = (windows.size() - 1) / 2;
         double[] cpu = new double[pairs];
         double[] throughput = new double[pairs];
+        double[] workerCpu = new double[pairs];
         for (int i = 0; i < pairs; i++) {
             Window before = windows.get(2 * i);
             Window on = windows.get(2 * i + 1);
             Window after = windows.get(2 * i + 2);
             cpu[i] = on.cpuNanosPerOp() / ((before.cpuNanosPerOp() + after.cpuNanosPerOp()) / 2);
             throughput[i] = on.opsPerSec() / ((before.opsPerSec() + after.opsPerSec()) / 2);
+            workerCpu[i] =
+                    on.workerCpuNanosPerOp() / ((before.workerCpuNanosPerOp() + after.workerCpuNanosPerOp()) / 2);
         }
-        return new double[][] {cpu, throughput};
+        return new double[][] {cpu, throughput, workerCpu};
     }
 
     private static Map<String, Object> report(
@@ -245,6 +256,10 @@ public final class ProbeSwitchRun {
         report.put("agentSwitches", jvm.switches());
         report.put("cpuPerOpRatio", interval(cpu));
         report.put("throughputRatio", interval(ops));
+        if (!Double.isNaN(ratios[2][0])) {
+            // a second view: the reading threads only, without the GC's and the JIT's threads
+            report.put("workerCpuPerOpRatio", interval(Bootstrap.medianInterval(ratios[2], RESAMPLES, LEVEL, 20L)));
+        }
         report.put(
                 "extraCpuPerOpPercent",
                 interval(new Bootstrap.Interval(
@@ -256,6 +271,7 @@ public final class ProbeSwitchRun {
             m.put("probes", w.probes());
             m.put("window", w.index());
             m.put("cpuNanosPerOp", w.cpuNanosPerOp());
+            m.put("workerCpuNanosPerOp", w.workerCpuNanosPerOp());
             m.put("opsPerSec", w.opsPerSec());
             m.put("ops", w.ops());
             m.put("gcPauseSeconds", w.gcPauseSeconds());

@@ -72,6 +72,11 @@ class ProbeSwitchRunTest {
             states.add(run.path("agent").asBoolean());
             assertTrue(run.path("ops").asLong() > 0, run.toString());
             assertTrue(run.path("cpuNanosPerOp").asDouble() > 0, run.toString());
+            assertTrue(run.path("workerCpuNanosPerOp").asDouble() > 0, run.toString());
+            assertTrue(
+                    run.path("workerCpuNanosPerOp").asDouble()
+                            <= run.path("cpuNanosPerOp").asDouble() * 1.01,
+                    "the workers' CPU is part of the process's: " + run);
         }
         assertEquals(List.of(false, true, false, true, false), states);
         assertEquals(2, report.path("pairCpuRatios").size());
@@ -88,11 +93,22 @@ class ProbeSwitchRunTest {
         for (int i = 0; i < 5; i++) {
             long cpuPerOp = 100 + 10L * i;
             windows.add(new ProbeSwitchRun.Window(
-                    i, i % 2 == 1, i % 2 == 1 ? "all" : "none", 1000, 1_000_000_000L, cpuPerOp * 1000, 0, 0, 0, 0));
+                    i,
+                    i % 2 == 1,
+                    i % 2 == 1 ? "all" : "none",
+                    1000,
+                    1_000_000_000L,
+                    cpuPerOp * 1000,
+                    cpuPerOp * 900,
+                    0,
+                    0,
+                    0,
+                    0));
         }
         double[][] ratios = ProbeSwitchRun.pairRatios(windows);
         assertArrayEquals(new double[] {1.0, 1.0}, ratios[0], 1e-12, "a linear drift cancels out");
         assertArrayEquals(new double[] {1.0, 1.0}, ratios[1], 1e-12);
+        assertArrayEquals(new double[] {1.0, 1.0}, ratios[2], 1e-12);
     }
 
     @Test

@@ -33,8 +33,23 @@ public final class Bridge {
     private static final int[] lastInstance = new int[Counters.MAX_PROBES * 2];
     /** Blocks checked out, when some probe counts only returns of those; null otherwise. */
     private static volatile CheckoutTable checkouts;
+    /**
+     * True while the probe switch pauses recording ({@code probe.switch=true} only): every entry
+     * point returns at once, so a benchmark can alternate recording and not recording many times a
+     * second without retransforming anything. A volatile read per call (a plain load on x86).
+     */
+    private static volatile boolean paused;
 
     private Bridge() {}
+
+    /** Pauses (true) or resumes recording by every probe; for the probe switch's measurements. */
+    public static void pause(boolean pause) {
+        paused = pause;
+    }
+
+    public static boolean paused() {
+        return paused;
+    }
 
     /** Installs the agent's sink and sampling rates; called once, before any probe is installed. */
     public static void install(Sink newSink, int newCheckoutSample, int newCopySample) {
@@ -82,6 +97,9 @@ public final class Bridge {
 
     /** A {@code getBlock} call of tier {@code tier} that found nothing. */
     public static void blockMiss(int tier, boolean counted) {
+        if (paused) {
+            return;
+        }
         if (counted) {
             Counters.MISSES[tier].increment();
         }
@@ -93,6 +111,9 @@ public final class Bridge {
      * condition), so it is a hit but neither an outstanding reference nor a leak candidate.
      */
     public static void blockHit(int tier, boolean counted, boolean checkout, Object block) {
+        if (paused) {
+            return;
+        }
         if (!checkout) {
             if (counted) {
                 Counters.PLAIN_HITS[tier].increment();
@@ -124,6 +145,9 @@ public final class Bridge {
      * otherwise it always counts, under {@code tier}.
      */
     public static void blockReturn(int tier, boolean matched, Object block) {
+        if (paused) {
+            return;
+        }
         CheckoutTable table = checkouts;
         int returnedTier = tier;
         if (matched) {
@@ -143,6 +167,9 @@ public final class Bridge {
 
     /** A copy of {@code bytes} bytes of component {@code component} onto the heap. */
     public static void copied(int probe, int component, long bytes) {
+        if (paused) {
+            return;
+        }
         Counter.add(Counters.COPIES[component], 1, Counters.COPY_BYTES[component], bytes);
         int rate = copySample;
         if (rate > 0) {
@@ -182,7 +209,7 @@ public final class Bridge {
 
     /** An instance seen by probe {@code probe}; repeats of the last one cost an identity hash. */
     public static void instance(int probe, Object instance) {
-        if (instance == null) {
+        if (instance == null || paused) {
             return;
         }
         int hash = System.identityHashCode(instance);
@@ -202,6 +229,9 @@ public final class Bridge {
      * to a call site like copies, at the same sampling.
      */
     public static void heapFallback(int probe, long bytes, boolean pooled, long minPooledSize, Object allocator) {
+        if (paused) {
+            return;
+        }
         int reason = !pooled
                 ? Counters.FALLBACK_POOL_DISABLED
                 : bytes == 0 || bytes < minPooledSize

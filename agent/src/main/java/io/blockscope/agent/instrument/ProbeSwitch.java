@@ -1,5 +1,7 @@
 package io.blockscope.agent.instrument;
 
+import io.blockscope.agent.bootstrap.Bridge;
+import io.blockscope.agent.bootstrap.Counter;
 import io.blockscope.agent.profile.Profile;
 import io.blockscope.exporter.Log;
 import java.lang.instrument.Instrumentation;
@@ -85,7 +87,21 @@ public final class ProbeSwitch implements ProbeSwitchMBean {
     }
 
     @Override
+    public boolean isPaused() {
+        return Bridge.paused();
+    }
+
+    @Override
+    public synchronized void setPaused(boolean paused) {
+        // like a scrape: fold the rows of ended threads, so a benchmark's thread churn between
+        // scrapes does not fill the counter table and send new threads to the shared row
+        Counter.retireDeadThreads();
+        Bridge.pause(paused);
+    }
+
+    @Override
     public synchronized void setInstalled(String spec) {
+        Counter.retireDeadThreads(); // as in setPaused
         BitSet wanted = parse(spec);
         BitSet before = installed;
         if (wanted.equals(before)) {

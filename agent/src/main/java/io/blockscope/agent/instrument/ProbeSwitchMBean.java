@@ -28,4 +28,15 @@ public interface ProbeSwitchMBean {
 
     /** The names of all the profile's probes, in profile order, comma-separated. */
     String getProbes();
+
+    /** Whether the installed probes record nothing for now (see {@link #setPaused}). */
+    boolean isPaused();
+
+    /**
+     * Pauses or resumes recording without retransforming: the installed probes' advice still runs,
+     * but the agent's entry points return at once. Switching takes microseconds and leaves the
+     * compiled code alone, so a measurement can alternate many short windows; it shows what the
+     * probes' recording costs, not the advice's call itself ({@link #setInstalled} shows all).
+     */
+    void setPaused(boolean paused);
 }

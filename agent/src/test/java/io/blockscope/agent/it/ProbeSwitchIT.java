@@ -61,6 +61,21 @@ class ProbeSwitchIT {
             expected = expected.plus(Counts.gets(ROUNDS)).plus(Counts.returns(ROUNDS));
             assertEquals(expected, Counts.of(Scrape.of(port)), child.transcript());
 
+            // paused: the probes stay in but record nothing, copies included; resumed: exact again
+            child.command("pause true");
+            assertTrue(child.out().contains("pause paused=true"), child.transcript());
+            child.command("work " + ROUNDS);
+            child.command("copy 10");
+            Scrape paused = Scrape.of(port);
+            assertEquals(expected, Counts.of(paused), "counted while paused\n" + child.transcript());
+            assertEquals(0, paused.count("blockscope_copy_to_heap_total", "component", "value"));
+            assertEquals("all", installed(child, "all"), "pausing retransforms nothing");
+            child.command("pause false");
+            assertTrue(child.out().contains("pause paused=false"), child.transcript());
+            child.command("work " + ROUNDS);
+            expected = expected.plus(Counts.gets(ROUNDS)).plus(Counts.returns(ROUNDS));
+            assertEquals(expected, Counts.of(Scrape.of(port)), child.transcript());
+
             // a list is read back in profile order; naming every probe is "all"; the same set is no switch
             assertEquals("block-get,block-return", installed(child, "block-return, block-get"));
             Switch same = set(child, "block-get,block-return");

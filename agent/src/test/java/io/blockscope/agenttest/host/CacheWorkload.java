@@ -73,6 +73,11 @@ public final class CacheWorkload {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line; (line = in.readLine()) != null; ) {
             String[] command = line.trim().split(" ");
+            if (command[0].equals("pause")) {
+                pause(Boolean.parseBoolean(command[1]));
+                System.out.println("ok pause");
+                continue;
+            }
             if (command[0].equals("probes")) {
                 probes(line.trim().substring("probes".length()).trim());
                 System.out.println("ok probes");
@@ -92,6 +97,18 @@ public final class CacheWorkload {
                 default -> throw new IllegalArgumentException("unknown command " + line);
             }
             System.out.println("ok " + command[0]);
+        }
+    }
+
+    /** Pauses or resumes the agent's recording through its probe switch and reads it back. */
+    private static void pause(boolean pause) {
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            ObjectName name = new ObjectName("io.blockscope:type=ProbeSwitch");
+            server.setAttribute(name, new Attribute("Paused", pause));
+            System.out.println("pause paused=" + server.getAttribute(name, "Paused"));
+        } catch (Exception e) {
+            System.out.println("pause error " + e);
         }
     }
 

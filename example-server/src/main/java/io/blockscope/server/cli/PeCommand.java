@@ -282,11 +282,21 @@ final class PeCommand implements Callable<Integer> {
     @Option(
             names = "--switch-settle",
             paramLabel = "DURATION",
-            defaultValue = "3s",
             converter = Converters.Time.class,
             description = "With --agent-switch: unmeasured load after every switch, while the JIT recompiles the"
-                    + " retransformed code. Default: ${DEFAULT-VALUE}.")
+                    + " retransformed code. Default: 3s, or 0s with --switch-mode pause.")
+    @org.jspecify.annotations.Nullable
     Duration switchSettle;
+
+    @Option(
+            names = "--switch-mode",
+            paramLabel = "MODE",
+            defaultValue = "retransform",
+            description = "With --agent-switch: retransform (off windows remove the probes: their whole cost, but"
+                    + " every switch recompiles) or pause (the probes stay in and off windows pause their recording:"
+                    + " no recompilation, so windows can be short and many; the advice's call itself is not in the"
+                    + " figure). Default: ${DEFAULT-VALUE}.")
+    String switchMode;
 
     @Option(
             names = "--agent-pid",
@@ -422,8 +432,16 @@ final class PeCommand implements Callable<Integer> {
         if (spec.commandLine().getParseResult().hasMatchedOption("--rounds")) {
             throw new IllegalArgumentException("--agent-switch alternates its own windows: drop --rounds");
         }
-        ProbeSwitchRun.Settings switching =
-                new ProbeSwitchRun.Settings(agentSwitch, switchProbes, switchSettle, agentPid);
+        if (!switchMode.equals("retransform") && !switchMode.equals("pause")) {
+            throw new IllegalArgumentException("--switch-mode takes retransform or pause, got '" + switchMode + "'");
+        }
+        boolean pause = switchMode.equals("pause");
+        ProbeSwitchRun.Settings switching = new ProbeSwitchRun.Settings(
+                agentSwitch,
+                switchProbes,
+                switchSettle != null ? switchSettle : pause ? Duration.ZERO : Duration.ofSeconds(3),
+                agentPid,
+                pause);
         PeSettings settings = new PeSettings(
                 workloads,
                 threads,

@@ -100,6 +100,13 @@ final class MeasuredJvm implements AutoCloseable {
         return (String) attribute("Installed");
     }
 
+    /** Pauses or resumes the installed probes' recording (no retransformation); returns the state read back. */
+    boolean pause(boolean pause) throws Exception {
+        attribute("Paused"); // fails clearly when the switch is absent
+        server.setAttribute(probeSwitch, new Attribute("Paused", pause));
+        return (Boolean) attribute("Paused");
+    }
+
     /** How many times the agent's installed probes changed. */
     long switches() throws Exception {
         return ((Number) attribute("Switches")).longValue();

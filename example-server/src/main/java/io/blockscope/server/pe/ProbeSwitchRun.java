@@ -37,8 +37,10 @@ public final class ProbeSwitchRun {
      * @param probes   what "on" installs: {@code all} or probe names (the off windows install none)
      * @param settle   unmeasured load after each switch, for the JIT to recompile
      * @param agentPid the server whose agent is switched and whose CPU is measured (RPC); 0: this JVM
+     * @param pause    off windows pause the installed probes' recording instead of removing them:
+     *                 no retransformation, no recompilation, so windows can be short and many
      */
-    public record Settings(int pairs, String probes, Duration settle, long agentPid) {
+    public record Settings(int pairs, String probes, Duration settle, long agentPid, boolean pause) {
         public Settings {
             if (pairs < 2 || pairs > 1000) {
                 throw new IllegalArgumentException("--agent-switch takes 2..1000 pairs of windows, got " + pairs);
@@ -138,6 +140,7 @@ public final class ProbeSwitchRun {
         String all = jvm.allProbes();
         String previous = jvm.installed();
         String initial = jvm.install(settings.probes()); // checks the names before anything runs
+        String offLabel = settings.pause() ? "paused" : "none";
         WorkloadShape shape = pe.shape(pe.workloads().get(0));
         int threads = pe.threads().get(0);
         boolean self = target.url() == null;
@@ -146,7 +149,8 @@ public final class ProbeSwitchRun {
             PerformanceEvaluation evaluation = new PerformanceEvaluation(pe, List.of(target), progress);
             progress.println("[pe] " + target.label() + ": " + target.loadIntoCache());
             progress.println("[pe] agent-switch: " + jvm.description() + ", probes " + all + "; on windows install "
-                    + initial + ", off windows none; " + (2 * settings.pairs() + 1) + " windows of " + pe.duration()
+                    + initial + (settings.pause() ? ", off windows pause their recording; " : ", off windows none; ")
+                    + (2 * settings.pairs() + 1) + " windows of " + pe.duration()
                     + ", each after " + settings.settle() + " of unmeasured load");
             if (!pe.warmup().isZero()) {
                 progress.phase("warming up with the probes installed");
@@ -155,7 +159,13 @@ public final class ProbeSwitchRun {
             for (int i = 0; i < 2 * settings.pairs() + 1; i++) {
                 boolean installed = i % 2 == 1;
                 long switchStart = System.nanoTime();
-                String probes = jvm.install(installed ? initial : "none");
+                String probes;
+                if (settings.pause()) {
+                    jvm.pause(!installed);
+                    probes = installed ? initial : offLabel;
+                } else {
+                    probes = jvm.install(installed ? initial : offLabel);
+                }
                 double switchMillis = (System.nanoTime() - switchStart) / 1e6;
                 progress.phase("window " + (i + 1) + "/" + (2 * settings.pairs() + 1) + " probes " + probes);
                 if (!settings.settle().isZero()) {
@@ -200,6 +210,9 @@ public final class ProbeSwitchRun {
                         switchMillis));
             }
         } finally {
+            if (settings.pause()) {
+                jvm.pause(false);
+            }
             jvm.install(previous); // the JVM is left with the probes it had
         }
         Map<String, Object> report = report(settings, windows, target, jvm, command);
@@ -250,7 +263,10 @@ public final class ProbeSwitchRun {
                                 ? "in-process PE: CPU of this process (reads, GC, JIT, agent) per operation"
                                 : "RPC server (" + jvm.description() + "): CPU of the server process per operation of"
                                         + " this PE client")
-                        + ", one warm JVM, probes switched by retransformation, windows of measured load after "
+                        + (settings.pause()
+                                ? ", one warm JVM, probes installed throughout and their recording paused in the off"
+                                        + " windows (no retransformation), windows of measured load after "
+                                : ", one warm JVM, probes switched by retransformation, windows of measured load after ")
                         + settings.settle() + " of unmeasured load each; on window vs the mean of its neighbours");
         report.put("probes", windows.get(1).probes());
         report.put("agentSwitches", jvm.switches());

@@ -23,6 +23,10 @@ public final class FakeProbeSwitch implements AutoCloseable {
         long getSwitches();
 
         String getProbes();
+
+        boolean isPaused();
+
+        void setPaused(boolean paused);
     }
 
     private static final Set<String> PROBES = Set.of("block-get", "block-return", "cell-copy");
@@ -31,6 +35,7 @@ public final class FakeProbeSwitch implements AutoCloseable {
     private final ObjectName name;
     private String installed = "all";
     private long switches;
+    private boolean paused;
 
     private FakeProbeSwitch() throws Exception {
         name = new ObjectName(MeasuredJvm.SWITCH_NAME);
@@ -57,6 +62,17 @@ public final class FakeProbeSwitch implements AutoCloseable {
             @Override
             public synchronized long getSwitches() {
                 return switches;
+            }
+
+            @Override
+            public synchronized boolean isPaused() {
+                return paused;
+            }
+
+            @Override
+            public synchronized void setPaused(boolean pause) {
+                installs.add(pause ? "pause" : "resume");
+                paused = pause;
             }
 
             @Override

@@ -87,6 +87,43 @@ class ProbeSwitchRunTest {
     }
 
     @Test
+    void inPauseModeTheProbesStayInAndOnlyTheirRecordingAlternates() throws Exception {
+        Path json = dir.resolve("pause.json");
+        try (FakeProbeSwitch agent = FakeProbeSwitch.register()) {
+            int exit = Main.execute(
+                    "pe",
+                    "--agent-switch",
+                    "2",
+                    "--switch-mode",
+                    "pause",
+                    "--workload",
+                    "randomRead",
+                    "--threads",
+                    "1",
+                    "--read-path",
+                    "zero-copy",
+                    "--duration",
+                    "100ms",
+                    "--warmup",
+                    "0s",
+                    "--rows",
+                    "2000",
+                    "--no-progress",
+                    "--json",
+                    json.toString());
+            assertEquals(0, exit);
+            assertEquals(
+                    List.of("all", "pause", "resume", "pause", "resume", "pause", "resume", "all"), agent.installs());
+        }
+        JsonNode report = new ObjectMapper().readTree(json.toFile());
+        List<String> probes = new ArrayList<>();
+        report.path("runs").forEach(run -> probes.add(run.path("probes").asText()));
+        assertEquals(List.of("paused", "all", "paused", "all", "paused"), probes);
+        assertTrue(report.path("measured").asText().contains("recording paused"), report.toString());
+        assertTrue(report.path("command").asText().contains("--switch-mode pause"), report.toString());
+    }
+
+    @Test
     void eachOnWindowIsComparedWithTheMeanOfItsTwoNeighbours() {
         // CPU per op: off 100, on 110, off 120, on 130, off 140 (a machine slowing down linearly)
         List<ProbeSwitchRun.Window> windows = new ArrayList<>();

@@ -171,9 +171,7 @@ public final class CheckoutTracker {
             if (checkout != null && checkout.get() == block && slots.compareAndSet(slot, checkout, null)) {
                 leaveFew(checkout);
                 live.decrementAndGet();
-                // No clear(): out of the slots and the short list the checkout is unreachable, and
-                // the GC never enqueues an unreachable reference. clear() is a native call (JDK 16+)
-                // that JFR found to be most of the agent's time on a multiget's return path.
+                checkout.clear();
                 listener.returned(checkout, nanoClock.getAsLong() - checkout.startNanos);
                 return;
             }

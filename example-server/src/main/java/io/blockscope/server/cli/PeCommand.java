@@ -457,7 +457,7 @@ final class PeCommand implements Callable<Integer> {
         PeRunner.Outputs outputs = new PeRunner.Outputs(json, chart, System.out, System.err);
         String command =
                 "java " + String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments())
-                        + " -jar blockscope-example-server.jar pe "
+                        + " -jar blockscope-example-server.jar "
                         + String.join(" ", spec.commandLine().getParseResult().originalArgs());
         if (targets != null) {
             if (targets.size() != 1) {

@@ -84,6 +84,9 @@ class ProbeSwitchRunTest {
         assertTrue(cpu.path("low").asDouble() <= cpu.path("median").asDouble(), cpu.toString());
         assertTrue(cpu.path("median").asDouble() <= cpu.path("high").asDouble(), cpu.toString());
         assertTrue(report.path("command").asText().contains("--workload randomRead"), report.toString());
+        assertTrue(
+                report.path("command").asText().contains("blockscope-example-server.jar pe --agent-switch 2"),
+                report.path("command").asText());
     }
 
     @Test
@@ -153,6 +156,32 @@ class ProbeSwitchRunTest {
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class, () -> MeasuredJvm.self().allProbes());
         assertTrue(e.getMessage().contains("probe.switch=true"), e.getMessage());
+    }
+
+    @Test
+    void anotherJvmIsReachedByPidThroughItsLocalJmxAgent() throws Exception {
+        Process child = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        IdleJvm.class.getName())
+                .redirectErrorStream(true)
+                .start();
+        try {
+            assertEquals(
+                    "idle",
+                    new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream())).readLine());
+            try (MeasuredJvm jvm = MeasuredJvm.attach(child.pid())) {
+                assertEquals("process " + child.pid(), jvm.description());
+                assertTrue(jvm.cpuNanos() > 0, "the child's CPU time, read over JMX");
+                assertTrue(jvm.compilationMillis() >= 0);
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, jvm::allProbes);
+                assertTrue(e.getMessage().contains("is not in process " + child.pid()), e.getMessage());
+                assertTrue(e.getMessage().contains("probe.switch=true"), e.getMessage());
+            }
+        } finally {
+            child.destroyForcibly().waitFor();
+        }
     }
 
     @Test

@@ -66,6 +66,25 @@ def interval(i, digits=4):
     return f"{i['median']:.{digits}f} [{i['low']:.{digits}f}, {i['high']:.{digits}f}]"
 
 
+def overhead_label(raw):
+    """The workload and how it was measured, from the raw file's command."""
+    workload = re.search(r"--workload (\S+)", raw["command"]).group(1)
+    if "--rpc-rows" in raw["command"] or "--agent-pid" in raw["command"]:
+        workload += " (RPC server)"
+    if "--agent-switch" in raw["command"]:
+        command = raw["command"]
+        if "--read-path copy" in command:
+            workload += ", copy read path"
+        probes = re.search(r"--switch-probes (\S+)", command)
+        paused = "--switch-mode pause" in command
+        workload += (f", one warm JVM: probes {probes.group(1) if probes else 'all'}"
+                     + (" recording / paused" if paused else " installed / removed"))
+        leak = re.search(r"leak\.sample=(\d+)", command)
+        if leak:
+            workload += f", leak.sample={leak.group(1)}"
+    return workload
+
+
 def overhead_table(raws):
     lines = []
     for name, raw in raws:
@@ -75,16 +94,37 @@ def overhead_table(raws):
               " | ops/s on/off: median [95% CI] | interval's upper bound below +1%? |",
               "|---|---:|---|---|---|---|"]
     for _, raw in raws:
-        workload = re.search(r"--workload (\S+)", raw["command"]).group(1)
-        if "--rpc-rows" in raw["command"] or "--agent-pid" in raw["command"]:
-            workload += " (RPC server)"
-        if "--agent-switch" in raw["command"]:
-            probes = re.search(r"--switch-probes (\S+)", raw["command"])
-            workload += f", one warm JVM, probes {probes.group(1) if probes else 'all'} switched in and out"
+        workload = overhead_label(raw)
         extra = raw["extraCpuPerOpPercent"]
         shown = f"yes ({extra['high']:+.2f}%)" if extra["high"] < 1.0 else f"no ({extra['high']:+.2f}%)"
         lines.append(f"| {workload} | {raw['pairs']} | {interval(raw['cpuPerOpRatio'])} | {interval(extra, 2)}"
                      f" | {interval(raw['throughputRatio'])} | {shown} |")
+    return lines
+
+
+def switch_table(raws):
+    """pe --agent-switch runs (one warm JVM): the overhead figures, the reading threads' own share,
+    and what the off windows measured, so the spread the interval had to see through is in view."""
+    lines = []
+    for name, raw in raws:
+        lines.append(provenance(raw, name))
+        lines.append("")
+    lines += ["| run | pairs | extra CPU per op, % [95% CI] | reading threads only, % [95% CI]"
+              " | ops/s on/off [95% CI] | off windows: CPU us/op, median (min-max) | JIT ms per window, median |"
+              " upper bound below +1%? |",
+              "|---|---:|---|---|---|---|---:|---|"]
+    for _, raw in raws:
+        label = overhead_label(raw)
+        extra = raw["extraCpuPerOpPercent"]
+        worker = raw.get("workerCpuPerOpRatio")
+        worker_text = "n/a" if worker is None else interval(
+            {k: (worker[k] - 1) * 100 for k in ("median", "low", "high")}, 2)
+        off = [r["cpuNanosPerOp"] / 1000 for r in raw["runs"] if not r["agent"]]
+        jit = [r["compilationMillis"] for r in raw["runs"] if r.get("compilationMillis", -1) >= 0]
+        shown = f"yes ({extra['high']:+.2f}%)" if extra["high"] < 1.0 else f"no ({extra['high']:+.2f}%)"
+        lines.append(f"| {label} | {raw['pairs']} | {interval(extra, 2)} | {worker_text}"
+                     f" | {interval(raw['throughputRatio'])} | {median(off):.0f} ({min(off):.0f}-{max(off):.0f})"
+                     f" | {'n/a' if not jit else f'{median(jit):.0f}'} | {shown} |")
     return lines
 
 
@@ -343,7 +383,7 @@ def verdict_table(raws):
 
 RENDERERS = {"pe-table": pe_table, "overhead": overhead_table, "deploys": deploys_table, "longrun": longrun_table,
              "deploys-verdict": verdict_table, "startup": startup_table,
-             "jmh": jmh_table}
+             "jmh": jmh_table, "switch": switch_table}
 
 
 def render_doc(text, docs):

@@ -353,14 +353,7 @@ final class PeCommand implements Callable<Integer> {
             }
             return PeRunner.remote(settings, targets, tableName(), requestTimeout, outputs);
         }
-        Path temporary = null;
-        Path dataDirectory = data;
-        try {
-            if (dataDirectory == null) {
-                temporary = Files.createTempDirectory("blockscope-pe-");
-                dataDirectory = temporary;
-                table.load(dataDirectory, rows, System.err);
-            }
+        return onData(dataDirectory -> {
             CacheSizing.Footprint footprint = Tables.footprint(dataDirectory);
             List<CacheConfig> configs = new ArrayList<>();
             for (CacheDeploy deploy : deploys) {
@@ -370,15 +363,7 @@ final class PeCommand implements Callable<Integer> {
                 }
             }
             return PeRunner.inProcess(settings, dataDirectory, tableName(), configs, outputs);
-        } finally {
-            if (temporary != null) {
-                if (keepData) {
-                    System.err.println("[pe] kept the table in " + temporary);
-                } else {
-                    TempDirectories.deleteRecursively(temporary);
-                }
-            }
-        }
+        });
     }
 
     /** {@code --loadings}: the seed's deploy comparison, in this JVM over --data or an auto-loaded table. */
@@ -407,24 +392,8 @@ final class PeCommand implements Callable<Integer> {
                 liveEvery,
                 peSeed,
                 progress);
-        Path temporary = null;
-        Path dataDirectory = data;
-        try {
-            if (dataDirectory == null) {
-                temporary = Files.createTempDirectory("blockscope-pe-");
-                dataDirectory = temporary;
-                table.load(dataDirectory, rows, System.err);
-            }
-            return DeployComparison.run(settings, dataDirectory, table.table, json, charts, System.out, System.err);
-        } finally {
-            if (temporary != null) {
-                if (keepData) {
-                    System.err.println("[pe] kept the table in " + temporary);
-                } else {
-                    TempDirectories.deleteRecursively(temporary);
-                }
-            }
-        }
+        return onData(dataDirectory ->
+                DeployComparison.run(settings, dataDirectory, table.table, json, charts, System.out, System.err));
     }
 
     /** {@code --agent-switch}: the agent's cost in one warm JVM, probes switched in and out. */
@@ -470,6 +439,23 @@ final class PeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--agent-switch measures one configuration: give one --read-path"
                     + " (e.g. zero-copy) and one --deploy");
         }
+        return onData(dataDirectory -> {
+            CacheConfig config = config(deploys.get(0), readPaths.get(0), Tables.footprint(dataDirectory));
+            return ProbeSwitchRun.inProcess(settings, switching, dataDirectory, tableName(), config, command, outputs);
+        });
+    }
+
+    /** What runs over the data directory: --data, or a table of --rows loaded for this run. */
+    @FunctionalInterface
+    private interface DataWork {
+        int run(Path dataDirectory) throws Exception;
+    }
+
+    /**
+     * Runs {@code work} over --data, or over a table of --rows loaded into a temporary directory
+     * that is deleted afterwards (kept with --keep-data).
+     */
+    private int onData(DataWork work) throws Exception {
         Path temporary = null;
         Path dataDirectory = data;
         try {
@@ -478,11 +464,14 @@ final class PeCommand implements Callable<Integer> {
                 dataDirectory = temporary;
                 table.load(dataDirectory, rows, System.err);
             }
-            CacheConfig config = config(deploys.get(0), readPaths.get(0), Tables.footprint(dataDirectory));
-            return ProbeSwitchRun.inProcess(settings, switching, dataDirectory, tableName(), config, command, outputs);
+            return work.run(dataDirectory);
         } finally {
             if (temporary != null) {
-                TempDirectories.deleteRecursively(temporary);
+                if (keepData) {
+                    System.err.println("[pe] kept the table in " + temporary);
+                } else {
+                    TempDirectories.deleteRecursively(temporary);
+                }
             }
         }
     }

@@ -11,7 +11,13 @@ import java.util.SplittableRandom;
 public final class Bootstrap {
 
     /** A median with its interval at {@code level} (e.g. 0.95). */
-    public record Interval(double median, double low, double high, double level, int resamples) {}
+    public record Interval(double median, double low, double high, double level, int resamples) {
+
+        /** A ratio's interval as a change in per cent (1.03 is +3). */
+        public Interval asPercentChange() {
+            return new Interval((median - 1) * 100, (low - 1) * 100, (high - 1) * 100, level, resamples);
+        }
+    }
 
     private Bootstrap() {}
 

@@ -276,10 +276,7 @@ public final class ProbeSwitchRun {
             // a second view: the reading threads only, without the GC's and the JIT's threads
             report.put("workerCpuPerOpRatio", interval(Bootstrap.medianInterval(ratios[2], RESAMPLES, LEVEL, 20L)));
         }
-        report.put(
-                "extraCpuPerOpPercent",
-                interval(new Bootstrap.Interval(
-                        (cpu.median() - 1) * 100, (cpu.low() - 1) * 100, (cpu.high() - 1) * 100, LEVEL, RESAMPLES)));
+        report.put("extraCpuPerOpPercent", interval(cpu.asPercentChange()));
         List<Map<String, Object>> runs = new ArrayList<>();
         for (Window w : windows) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -298,22 +295,27 @@ public final class ProbeSwitchRun {
         }
         report.put("runs", runs);
         report.put("pairCpuRatios", ratios[0]);
-        report.put(
-                "summary",
-                String.format(
-                        "[pe] agent-switch, %d pairs: cpu/op on/off median %.4f, 95%% CI [%.4f, %.4f] (extra CPU %+.2f%%"
-                                + " [%+.2f%%, %+.2f%%]); ops/s on/off median %.4f [%.4f, %.4f]",
-                        settings.pairs(),
-                        cpu.median(),
-                        cpu.low(),
-                        cpu.high(),
-                        (cpu.median() - 1) * 100,
-                        (cpu.low() - 1) * 100,
-                        (cpu.high() - 1) * 100,
-                        ops.median(),
-                        ops.low(),
-                        ops.high()));
+        report.put("summary", summary("[pe] agent-switch", settings.pairs(), cpu, ops));
         return report;
+    }
+
+    /** The one-line verdict of an overhead run: CPU per op on/off and throughput on/off, with intervals. */
+    public static String summary(String tool, int pairs, Bootstrap.Interval cpu, Bootstrap.Interval ops) {
+        Bootstrap.Interval extra = cpu.asPercentChange();
+        return String.format(
+                "%s, %d pairs: cpu/op on/off median %.4f, 95%% CI [%.4f, %.4f] (extra CPU %+.2f%% [%+.2f%%, %+.2f%%]);"
+                        + " ops/s on/off median %.4f [%.4f, %.4f]",
+                tool,
+                pairs,
+                cpu.median(),
+                cpu.low(),
+                cpu.high(),
+                extra.median(),
+                extra.low(),
+                extra.high(),
+                ops.median(),
+                ops.low(),
+                ops.high());
     }
 
     /** An interval as the raw result files hold it. */

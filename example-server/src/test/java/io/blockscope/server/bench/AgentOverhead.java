@@ -117,24 +117,9 @@ public final class AgentOverhead {
                                 + rpc.warmup() + " of unmeasured load on the fresh server");
         report.put("cpuPerOpRatio", ProbeSwitchRun.interval(cpu));
         report.put("throughputRatio", ProbeSwitchRun.interval(ops));
-        report.put(
-                "extraCpuPerOpPercent",
-                ProbeSwitchRun.interval(new Bootstrap.Interval(
-                        (cpu.median() - 1) * 100, (cpu.low() - 1) * 100, (cpu.high() - 1) * 100, LEVEL, RESAMPLES)));
+        report.put("extraCpuPerOpPercent", ProbeSwitchRun.interval(cpu.asPercentChange()));
         report.put("runs", runs);
-        String summary = String.format(
-                "[overhead] %d pairs: cpu/op on/off median %.4f, 95%% CI [%.4f, %.4f] (extra CPU %+.2f%% [%+.2f%%, %+.2f%%]);"
-                        + " ops/s on/off median %.4f [%.4f, %.4f]",
-                pairs,
-                cpu.median(),
-                cpu.low(),
-                cpu.high(),
-                (cpu.median() - 1) * 100,
-                (cpu.low() - 1) * 100,
-                (cpu.high() - 1) * 100,
-                ops.median(),
-                ops.low(),
-                ops.high());
+        String summary = ProbeSwitchRun.summary("[overhead]", pairs, cpu, ops);
         System.out.println(summary);
         if (out != null) {
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.toFile(), report);

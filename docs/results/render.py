@@ -82,6 +82,11 @@ def overhead_label(raw):
         leak = re.search(r"leak\.sample=(\d+)", command)
         if leak:
             workload += f", leak.sample={leak.group(1)}"
+        variant = re.search(r"-javaagent:\S*/agent-(nowalk|nomatch|after)\.jar", command)
+        if variant:
+            workload += ", " + {"nowalk": "diagnostic build: no site walk",
+                                "nomatch": "diagnostic build: no return matching",
+                                "after": "build without Reference.clear()"}[variant.group(1)]
     return workload
 
 

@@ -31,6 +31,8 @@ final class MeasuredJvm implements AutoCloseable {
     private final ObjectName probeSwitch;
     private final ObjectName os;
     private final ObjectName compilation;
+    /** Whether the JVM times its JIT; asked once, on first use. */
+    private @Nullable Boolean compilationTimed;
 
     private MeasuredJvm(MBeanServerConnection server, @Nullable JMXConnector connector, String description) {
         this.server = server;
@@ -120,8 +122,11 @@ final class MeasuredJvm implements AutoCloseable {
 
     /** Milliseconds the JIT has spent compiling, or -1 when the JVM does not say. */
     long compilationMillis() throws Exception {
-        Object supported = server.getAttribute(compilation, "CompilationTimeMonitoringSupported");
-        if (!Boolean.TRUE.equals(supported)) {
+        if (compilationTimed == null) {
+            compilationTimed =
+                    Boolean.TRUE.equals(server.getAttribute(compilation, "CompilationTimeMonitoringSupported"));
+        }
+        if (!compilationTimed) {
             return -1;
         }
         return ((Number) server.getAttribute(compilation, "TotalCompilationTime")).longValue();

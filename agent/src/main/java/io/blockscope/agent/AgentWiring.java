@@ -109,6 +109,7 @@ final class AgentWiring {
                 new SiteResolver(profile.siteSkip(), profile.receiverTypes()),
                 new SiteResolver(profile.allocatorTypes()),
                 config.tracked(),
+                config.leakRate(),
                 config.leakAge(),
                 config.copyJfr() && jfrPresent(),
                 config.sites(),
@@ -121,7 +122,9 @@ final class AgentWiring {
         }
         Bridge.install(recorder, config.leakSample(), config.copySample(), config.copySampleBytes());
 
-        Instrumenter instrumenter = new Instrumenter(profile, status);
+        // a target loaded before its probes may have instances already: capture them as after an attach
+        boolean instancesMayExist = timing.lateAttach || front.targetLoadedEarly();
+        Instrumenter instrumenter = new Instrumenter(profile, status, instancesMayExist);
         Instrumentation probeInstrumentation = front.instrumentation(instrumentation);
         ResettableClassFileTransformer probes = instrumenter.install(probeInstrumentation, front.filter());
         if (config.probeSwitch()) {
@@ -134,7 +137,7 @@ final class AgentWiring {
                         ? ", metrics at " + (exporterConfig.tls() != null ? "https" : "http") + "://"
                                 + host(exporterConfig) + ":" + exporter.port() + "/metrics"
                         : ", metrics NOT served (see above)")
-                + "; leak.sample=" + config.leakSample() + ", copy.sample="
+                + "; leak.sample=" + config.leakSample() + ", leak.rate=" + config.leakRate() + ", copy.sample="
                 + (config.copySampleBytes() > 0 ? config.copySampleBytes() + " bytes" : config.copySample())
                 + "; " + timing
                 + (timing.lateAttach ? "" : "; probe targets held until the probes were in: " + front.holds()));

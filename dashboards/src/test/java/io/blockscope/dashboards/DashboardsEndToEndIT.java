@@ -87,7 +87,8 @@ class DashboardsEndToEndIT {
                         // Track every checkout and count any checkout older than 1 ms at a scrape as an (age)
                         // leak: the filter's slow cells hold a block for 5 ms now and then, so the leak
                         // panels get series. Sample copies often so sites show up within seconds.
-                        "-javaagent:" + agentJar + "=" + target + ",leak.sample=1,leak.age=1ms,copy.sample=64",
+                        "-javaagent:" + agentJar + "=" + target
+                                + ",leak.sample=1,leak.rate=0,leak.age=1ms,copy.sample=64",
                         "-cp",
                         classPath,
                         "io.blockscope.server.cli.Main",

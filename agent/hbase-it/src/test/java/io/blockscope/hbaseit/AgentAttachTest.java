@@ -31,7 +31,7 @@ class AgentAttachTest {
         try (DriverJvm jvm =
                 DriverJvm.of("ReferenceDriver").hbase(hbase).java(java).start()) {
             jvm.await("cached");
-            String attached = attach(java, jvm.pid(), "127.0.0.1:0,leak.sample=1");
+            String attached = attach(java, jvm.pid(), "127.0.0.1:0,leak.sample=1,leak.rate=0");
             assertTrue(attached.contains("running profile hbase2"), "launcher output: " + attached);
             assertTrue(
                     jvm.agentLine(Pattern.compile("late attach: loaded classes are retransformed"))

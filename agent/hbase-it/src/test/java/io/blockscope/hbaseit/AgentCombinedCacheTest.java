@@ -29,7 +29,8 @@ class AgentCombinedCacheTest {
      * {@code more} looks at the JVM once the reads are done.
      */
     static void verify(DriverJvm.Builder driver, String where, Consumer<DriverJvm> more) throws InterruptedException {
-        try (DriverJvm jvm = driver.agent("leak.sample=1,leak.age=2s").start()) {
+        try (DriverJvm jvm =
+                driver.agent("leak.sample=1,leak.rate=0,leak.age=2s").start()) {
             Checkpoint read = jvm.await("read");
             Scrape scrape = jvm.scrape();
             more.accept(jvm);

@@ -29,7 +29,8 @@ class AgentLeakTest {
      * looks at the JVM after the leaks are seen (it has run a System.gc()), before it ends.
      */
     static void verify(DriverJvm.Builder driver, Consumer<DriverJvm> more) throws InterruptedException {
-        try (DriverJvm jvm = driver.agent("leak.sample=1,leak.age=2s").start()) {
+        try (DriverJvm jvm =
+                driver.agent("leak.sample=1,leak.rate=0,leak.age=2s").start()) {
             jvm.await("leaked");
             Scrape scrape = awaitLeaks(jvm);
 

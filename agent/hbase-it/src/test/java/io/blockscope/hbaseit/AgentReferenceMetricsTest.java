@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class AgentReferenceMetricsTest {
 
     /** Every checkout tracked, so hold times are matched for every return too. */
-    static final String OPTIONS = "leak.sample=1";
+    static final String OPTIONS = "leak.sample=1,leak.rate=0";
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.blockscope.hbaseit.HBaseInstall#all")

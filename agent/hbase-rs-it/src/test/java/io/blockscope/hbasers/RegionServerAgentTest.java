@@ -61,7 +61,7 @@ class RegionServerAgentTest {
     @BeforeAll
     void start() throws Exception {
         server = RegionServerProcess.builder()
-                .agent("copy.sample=1,leak.sample=1,leak.age=3s")
+                .agent("copy.sample=1,leak.sample=1,leak.rate=0,leak.age=3s")
                 // A small allocator pool: one full scan's 500-row responses (about 0.5 MB each, in
                 // 64 KiB buffers) need more buffers than it may create.
                 .site("hbase.server.allocator.max.buffer.count", Integer.toString(POOL_BUFFERS))

@@ -26,7 +26,8 @@ class RegionServerAttachTest {
             assertEquals(Workload.ROWS, workload.scan(), "rows read before the attach");
 
             long attachStart = System.nanoTime();
-            String attached = attach(server.java(), server.pid(), "127.0.0.1:0,copy.sample=1,leak.sample=1");
+            String attached =
+                    attach(server.java(), server.pid(), "127.0.0.1:0,copy.sample=1,leak.sample=1,leak.rate=0");
             System.out.printf(
                     "RegionServer started in %d ms; attach took %d ms%n",
                     server.startup().toMillis(), (System.nanoTime() - attachStart) / 1_000_000);

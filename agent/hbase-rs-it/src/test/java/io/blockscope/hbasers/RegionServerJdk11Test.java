@@ -17,7 +17,7 @@ class RegionServerJdk11Test {
         Path java = TestJdks.require(11); // skips, saying how to provide JDK 11, when it is not named
         try (RegionServerProcess server = RegionServerProcess.builder()
                         .java(java)
-                        .agent("copy.sample=1,leak.sample=1")
+                        .agent("copy.sample=1,leak.sample=1,leak.rate=0")
                         .start();
                 ServerJmx jmx = ServerJmx.connect(server.pid());
                 Workload workload = Workload.create(server, "jdk11")) {

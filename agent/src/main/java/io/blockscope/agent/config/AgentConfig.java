@@ -11,6 +11,7 @@ import java.util.Map;
  * @param hostPort        {@code [host:]port} of the metrics endpoint, as the exporter takes it
  * @param profile         {@code auto}, a built-in profile name, or a JSON file path
  * @param leakSample      1 in N block checkouts is tracked for hold time and leaks; 0 = none
+ * @param leakRate        sampled checkouts tracked a second at most; 0 = no limit
  * @param leakAge         a tracked checkout held longer than this is a leak
  * @param copySample      1 in N copies is attributed to a call site (and a JFR event); 0 = by bytes or none
  * @param copySampleBytes when copySample is 0: one copy per this many bytes copied (on average) is
@@ -25,6 +26,7 @@ public final class AgentConfig {
     private final String hostPort;
     private final String profile;
     private final int leakSample;
+    private final int leakRate;
     private final Duration leakAge;
     private final int copySample;
     private final long copySampleBytes;
@@ -38,6 +40,7 @@ public final class AgentConfig {
             String hostPort,
             String profile,
             int leakSample,
+            int leakRate,
             Duration leakAge,
             int copySample,
             long copySampleBytes,
@@ -51,6 +54,7 @@ public final class AgentConfig {
         this.hostPort = hostPort;
         this.profile = profile;
         this.leakSample = leakSample;
+        this.leakRate = leakRate;
         this.leakAge = leakAge;
         this.copySample = copySample;
         this.copySampleBytes = copySampleBytes;
@@ -71,6 +75,10 @@ public final class AgentConfig {
 
     public int leakSample() {
         return leakSample;
+    }
+
+    public int leakRate() {
+        return leakRate;
     }
 
     public Duration leakAge() {
@@ -117,6 +125,7 @@ public final class AgentConfig {
         return java.util.Objects.equals(hostPort, that.hostPort)
                 && java.util.Objects.equals(profile, that.profile)
                 && leakSample == that.leakSample
+                && leakRate == that.leakRate
                 && java.util.Objects.equals(leakAge, that.leakAge)
                 && copySample == that.copySample
                 && copySampleBytes == that.copySampleBytes
@@ -133,6 +142,7 @@ public final class AgentConfig {
                 hostPort,
                 profile,
                 leakSample,
+                leakRate,
                 leakAge,
                 copySample,
                 copySampleBytes,
@@ -145,7 +155,8 @@ public final class AgentConfig {
 
     @Override
     public String toString() {
-        return "AgentConfig[hostPort=" + hostPort + ", profile=" + profile + ", leakSample=" + leakSample + ", leakAge="
+        return "AgentConfig[hostPort=" + hostPort + ", profile=" + profile + ", leakSample=" + leakSample
+                + ", leakRate=" + leakRate + ", leakAge="
                 + leakAge + ", copySample=" + copySample + ", copySampleBytes=" + copySampleBytes + ", copyJfr="
                 + copyJfr + ", sites=" + sites + ", tracked="
                 + tracked + ", probeSwitch=" + probeSwitch + ", exporterOptions=" + exporterOptions + "]";

@@ -30,6 +30,7 @@ public final class AgentOptions {
     public static final String CONFIG = "config";
     public static final String PROFILE = "profile";
     public static final String LEAK_SAMPLE = "leak.sample";
+    public static final String LEAK_RATE = "leak.rate";
     public static final String LEAK_AGE = "leak.age";
     public static final String COPY_SAMPLE = "copy.sample";
     public static final String COPY_JFR = "copy.jfr";
@@ -53,6 +54,8 @@ public final class AgentOptions {
         d.put(CONFIG, null);
         d.put(PROFILE, "auto");
         d.put(LEAK_SAMPLE, "1024");
+        // A sample costs a stack walk; a busy server samples thousands a second at 1 in 1024.
+        d.put(LEAK_RATE, "100");
         d.put(LEAK_AGE, "60s");
         // By bytes: a busy site gets tens of samples a minute, whatever the size of its copies.
         d.put(COPY_SAMPLE, "1MiB");
@@ -103,6 +106,7 @@ public final class AgentOptions {
                 hostPort,
                 value(merged, PROFILE),
                 intValue(merged, LEAK_SAMPLE, 0, Integer.MAX_VALUE, "1 in N checkouts tracked; 0 turns tracking off"),
+                intValue(merged, LEAK_RATE, 0, 1_000_000, "sampled checkouts tracked a second at most; 0: no limit"),
                 duration(merged, LEAK_AGE),
                 copySampleBytes(merged) > 0
                         ? 0

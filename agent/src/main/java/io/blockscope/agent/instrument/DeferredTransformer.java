@@ -40,6 +40,8 @@ public final class DeferredTransformer implements ClassFileTransformer {
     private final AtomicLong heldNanos = new AtomicLong();
     /** The thread building ByteBuddy's transformer: a target it loads itself must not wait for it. */
     private volatile Thread starter;
+    /** Set when a possible target loaded without ByteBuddy's transformer (not held, or held too long). */
+    private volatile boolean targetLoadedEarly;
 
     DeferredTransformer(TargetFilter filter) {
         this.filter = filter;
@@ -76,6 +78,15 @@ public final class DeferredTransformer implements ClassFileTransformer {
      */
     public String holds() {
         return heldClasses.get() + " class(es) waited " + heldNanos.get() / 1_000_000 + " ms";
+    }
+
+    /**
+     * Whether a class that may be a probe target loaded before ByteBuddy's transformer was there
+     * (loaded by the start itself, or after a hold timed out or was interrupted): instances of it
+     * may exist before its probes do, as after a late attach.
+     */
+    public boolean targetLoadedEarly() {
+        return targetLoadedEarly;
     }
 
     /** The start failed before ByteBuddy's transformer was there: held classes load unchanged. */
@@ -140,6 +151,7 @@ public final class DeferredTransformer implements ClassFileTransformer {
     private ClassFileTransformer awaitDelegate(String name) {
         if (Thread.currentThread() == starter) {
             // loaded by the start itself: ByteBuddy's scan of loaded classes instruments it
+            targetLoadedEarly = true;
             return null;
         }
         long began = System.nanoTime();
@@ -158,6 +170,10 @@ public final class DeferredTransformer implements ClassFileTransformer {
             heldClasses.incrementAndGet();
             heldNanos.addAndGet(System.nanoTime() - began);
         }
-        return delegate;
+        ClassFileTransformer current = delegate;
+        if (current == null) {
+            targetLoadedEarly = true;
+        }
+        return current;
     }
 }

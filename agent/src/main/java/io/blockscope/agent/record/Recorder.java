@@ -45,6 +45,8 @@ public final class Recorder extends Sink {
     private final InstanceRegistry instances;
     private final boolean copyEvents;
     private final long leakAgeNanos;
+    /** Bounds the sampled checkouts tracked a second: each costs a stack walk. */
+    private final RateBudget trackBudget;
     /** Sampled checkouts so far; racy on purpose, it only spreads the full stack captures. */
     private int sampledCheckouts;
 
@@ -57,17 +59,20 @@ public final class Recorder extends Sink {
             int probes,
             HoldTimes holdTimes,
             Leaks leaks) {
-        this(sites, sites, trackedCheckouts, leakAge, copyEvents, siteLabels, probes, holdTimes, leaks);
+        this(sites, sites, trackedCheckouts, 0, leakAge, copyEvents, siteLabels, probes, holdTimes, leaks);
     }
 
     /**
      * @param fallbackSites finds the site of a heap fallback: the first frame outside the allocator
      *     (the profile's cell and cache machinery is a caller worth naming there)
+     * @param trackedPerSecond sampled checkouts tracked a second at most (bursts of one second's
+     *     worth); 0: every sampled checkout is tracked
      */
     public Recorder(
             SiteResolver sites,
             SiteResolver fallbackSites,
             int trackedCheckouts,
+            int trackedPerSecond,
             Duration leakAge,
             boolean copyEvents,
             int siteLabels,
@@ -92,16 +97,21 @@ public final class Recorder extends Sink {
         this.instances = new InstanceRegistry(probes);
         this.copyEvents = copyEvents;
         this.leakAgeNanos = leakAge.toNanos();
+        this.trackBudget = new RateBudget(trackedPerSecond, System.nanoTime());
     }
 
     @Override
     public void checkout(int tier, Object block) {
         tracker.pollCollected();
+        long now = System.nanoTime();
+        if (!trackBudget.tryAcquire(now)) {
+            return; // over this second's budget: not tracked, and no stack walked
+        }
         if (sampledCheckouts++ % STACK_EVERY == 0) {
             SiteResolver.Located located = sites.locate();
-            tracker.track(block, tier, System.nanoTime(), located.site(), located.frames());
+            tracker.track(block, tier, now, located.site(), located.frames());
         } else {
-            tracker.track(block, tier, System.nanoTime(), sites.site(), List.of());
+            tracker.track(block, tier, now, sites.site(), List.of());
         }
     }
 

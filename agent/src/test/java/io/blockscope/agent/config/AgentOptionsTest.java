@@ -41,6 +41,7 @@ class AgentOptionsTest {
         assertEquals("9404", config.hostPort());
         assertEquals("auto", config.profile());
         assertEquals(1024, config.leakSample());
+        assertEquals(100, config.leakRate(), "a hundred tracked checkouts a second at most");
         assertEquals(Duration.ofSeconds(60), config.leakAge());
         assertEquals(0, config.copySample(), "by bytes by default");
         assertEquals(1L << 20, config.copySampleBytes(), "one sample per MiB copied");
@@ -145,6 +146,8 @@ class AgentOptionsTest {
         assertEquals("malformed [host:]port ':9404': the host is empty", error(":9404"));
         assertTrue(error("").startsWith("no port: give [host:]port first"));
         assertTrue(error("1,leak.sample=x").startsWith("malformed leak.sample 'x': expected an integer in 0.."));
+        assertTrue(error("1,leak.rate=-1").startsWith("malformed leak.rate '-1': expected an integer in 0..1000000"));
+        assertEquals(0, parse("1,leak.rate=0").leakRate(), "0 lifts the limit");
         assertTrue(error("1,sites=0").startsWith("malformed sites '0': expected an integer in 1..100"));
         assertTrue(error("1,tracked=100000000")
                 .startsWith("malformed tracked '100000000': expected an integer in 16..65536"));

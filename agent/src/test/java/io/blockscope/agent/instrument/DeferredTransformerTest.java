@@ -2,6 +2,7 @@ package io.blockscope.agent.instrument;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,6 +49,7 @@ class DeferredTransformerTest {
         front.instrumentation(null).addTransformer(byteBuddy, true);
         assertArrayEquals(TRANSFORMED, load.get(60, TimeUnit.SECONDS));
         assertEquals(List.of(TARGET), byteBuddy.seen);
+        assertFalse(front.targetLoadedEarly(), "no instance of it can predate its probes");
     }
 
     @Test
@@ -73,6 +75,7 @@ class DeferredTransformerTest {
             return front.transform(loader, TARGET, null, null, ORIGINAL);
         });
         assertNull(starter.get(60, TimeUnit.SECONDS), "ByteBuddy's scan of loaded classes instruments it later");
+        assertTrue(front.targetLoadedEarly(), "so instances of it may be built before its probes are in");
         Future<byte[]> retransform =
                 loaders.submit(() -> front.transform(loader, TARGET, Object.class, null, ORIGINAL));
         assertNull(retransform.get(60, TimeUnit.SECONDS));
@@ -85,6 +88,7 @@ class DeferredTransformerTest {
         awaitWaiting(load);
         front.abandon();
         assertNull(load.get(60, TimeUnit.SECONDS));
+        assertTrue(front.targetLoadedEarly(), "released unchanged");
         assertNull(front.transform(loader, TARGET, null, null, ORIGINAL), "and later ones load at once");
     }
 

@@ -36,7 +36,7 @@ class CacheProbesIT {
     void countsTheZeroCopyReadPathExactly(int jdk) throws Exception {
         Path recording = temp.resolve("copies.jfr");
         try (ChildJvm child = ChildJvm.builder(jdk == 17 ? ChildJvm.java17() : ChildJvm.java25())
-                .agent("127.0.0.1:0,leak.sample=1,copy.sample=1,leak.age=2s")
+                .agent("127.0.0.1:0,leak.sample=1,leak.rate=0,copy.sample=1,leak.age=2s")
                 .jvmOption("-XX:StartFlightRecording=filename=" + recording)
                 .classPath(ChildJvm.classPath(SERVER))
                 .start(CacheWorkload.class.getName(), "zero-copy")) {

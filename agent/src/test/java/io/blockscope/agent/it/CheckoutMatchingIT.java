@@ -20,7 +20,8 @@ class CheckoutMatchingIT {
     @Test
     void onlySharedHitsAreCheckoutsAndOnlyTheirReleasesAreReturns() throws Exception {
         try (ChildJvm child = ChildJvm.builder(ChildJvm.java17())
-                .agent("127.0.0.1:0,profile=" + ZeroAllocationIT.fakeProfile() + ",leak.sample=1,copy.sample=0")
+                .agent("127.0.0.1:0,profile=" + ZeroAllocationIT.fakeProfile()
+                        + ",leak.sample=1,leak.rate=0,copy.sample=0")
                 .classPath(ChildJvm.classPath())
                 .start(CheckoutDriver.class.getName(), Integer.toString(LOOKUPS))) {
             int port = Integer.parseInt(child.awaitOut(Pattern.compile("^ready port=(\\d+)")));

@@ -49,7 +49,7 @@ class LivePageIT {
         String chromium = chromium();
         Path control = dir.resolve("demo-control");
         try (ChildJvm server = ChildJvm.builder(ChildJvm.java17())
-                .agent("127.0.0.1:0,leak.sample=1,leak.age=2s,copy.sample=16")
+                .agent("127.0.0.1:0,leak.sample=1,leak.rate=0,leak.age=2s,copy.sample=16")
                 .jvmOption("-XX:MaxDirectMemorySize=256m")
                 .classPath(ServerRpcIT.serverJar() + File.pathSeparator + ChildJvm.classPath())
                 .start(

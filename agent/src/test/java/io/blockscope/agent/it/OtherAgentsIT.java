@@ -126,7 +126,7 @@ class OtherAgentsIT {
 
     private static String blockscope(String options) throws Exception {
         return "-javaagent:" + ChildJvm.agentJar() + "=127.0.0.1:0,profile=" + ZeroAllocationIT.fakeProfile()
-                + ",leak.sample=1,copy.sample=0" + options;
+                + ",leak.sample=1,leak.rate=0,copy.sample=0" + options;
     }
 
     private String jmxExporter(int port) throws IOException {

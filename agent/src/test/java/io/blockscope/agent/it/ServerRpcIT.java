@@ -32,7 +32,7 @@ class ServerRpcIT {
     void countersMatchTheServersOwnStatisticsOverRpc() throws Exception {
         String classPath = serverJar() + File.pathSeparator + ChildJvm.classPath();
         try (ChildJvm server = ChildJvm.builder(ChildJvm.java17())
-                .agent("127.0.0.1:0,leak.sample=1,copy.sample=1")
+                .agent("127.0.0.1:0,leak.sample=1,leak.rate=0,copy.sample=1")
                 .jvmOption("-XX:MaxDirectMemorySize=256m")
                 .classPath(classPath)
                 .start(

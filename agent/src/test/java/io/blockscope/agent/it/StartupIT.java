@@ -19,7 +19,8 @@ class StartupIT {
     @Test
     void mainRunsBeforeTheEndpointIsUpAndATargetLoadedMeanwhileCountsFromItsFirstCall() throws Exception {
         try (ChildJvm child = ChildJvm.builder(ChildJvm.java17())
-                .agent("127.0.0.1:0,profile=" + ZeroAllocationIT.fakeProfile() + ",leak.sample=1,copy.sample=0")
+                .agent("127.0.0.1:0,profile=" + ZeroAllocationIT.fakeProfile()
+                        + ",leak.sample=1,leak.rate=0,copy.sample=0")
                 .classPath(ChildJvm.classPath())
                 .start(StartupHost.class.getName(), Integer.toString(LOOKUPS))) {
             assertEquals(

@@ -89,9 +89,12 @@ public class ProbeCostBenchmark {
             default:
                 throw new IllegalArgumentException(config);
         }
+        SiteResolver sites = new SiteResolver(List.of("io.blockscope.agenttest.bench.", "org.openjdk.jmh."));
         Recorder recorder = new Recorder(
-                new SiteResolver(List.of("io.blockscope.agenttest.bench.", "org.openjdk.jmh.")),
+                sites,
+                sites,
                 4096,
+                config.equals("every") ? 0 : 100, // leak.rate: the default, or no limit for "every"
                 Duration.ofSeconds(60),
                 false,
                 20,

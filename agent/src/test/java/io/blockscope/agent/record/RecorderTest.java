@@ -1,0 +1,60 @@
+package io.blockscope.agent.record;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class RecorderTest {
+
+    private final AtomicInteger holdTimes = new AtomicInteger();
+
+    private Recorder recorder(int trackedPerSecond) {
+        SiteResolver sites = new SiteResolver(List.of());
+        return new Recorder(
+                sites,
+                sites,
+                4096,
+                trackedPerSecond,
+                Duration.ofMinutes(1),
+                false,
+                20,
+                1,
+                (tier, nanos) -> holdTimes.incrementAndGet(),
+                (checkout, reason) -> {});
+    }
+
+    @Test
+    void sampledCheckoutsBeyondTheRateAreNotTracked() {
+        Recorder recorder = recorder(5);
+        long start = System.nanoTime();
+        int tracked = checkOutAndReturn(recorder, 1_000);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        // the burst of one second's worth, plus what the steady rate let through meanwhile
+        assertTrue(
+                tracked >= 5 && tracked <= 5 + (int) Math.ceil(seconds * 5), tracked + " tracked in " + seconds + " s");
+    }
+
+    @Test
+    void withoutALimitEverySampledCheckoutIsTracked() {
+        assertEquals(1_000, checkOutAndReturn(recorder(0), 1_000));
+    }
+
+    /** Checks out and returns {@code n} blocks, all held at once; the hold times recorded. */
+    private int checkOutAndReturn(Recorder recorder, int n) {
+        List<Object> blocks = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Object block = new Object();
+            blocks.add(block);
+            recorder.checkout(0, block);
+        }
+        for (Object block : blocks) {
+            recorder.returned(0, block);
+        }
+        return holdTimes.getAndSet(0);
+    }
+}

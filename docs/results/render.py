@@ -82,11 +82,14 @@ def overhead_label(raw):
         leak = re.search(r"leak\.sample=(\d+)", command)
         if leak:
             workload += f", leak.sample={leak.group(1)}"
-        variant = re.search(r"-javaagent:\S*/agent-(nowalk|nomatch|after)\.jar", command)
+        variant = re.search(r"-javaagent:\S*/agent-(nowalk|nomatch|after|base|rate|occ)\.jar", command)
         if variant:
             workload += ", " + {"nowalk": "diagnostic build: no site walk",
                                 "nomatch": "diagnostic build: no return matching",
-                                "after": "build without Reference.clear()"}[variant.group(1)]
+                                "after": "build without Reference.clear()",
+                                "base": "build f3b394f",
+                                "rate": "build with leak.rate (100/s)",
+                                "occ": "build with leak.rate, occupancy at construction only"}[variant.group(1)]
     return workload
 
 

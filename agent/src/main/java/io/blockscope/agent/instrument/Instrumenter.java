@@ -67,19 +67,15 @@ public final class Instrumenter {
 
     private final AtomicLong retransformFailures = new AtomicLong();
 
-    /** Whether the agent came after the host's classes (attached by pid) rather than with the JVM. */
-    private final boolean lateAttach;
+    /** Whether instances of target classes may predate the probes (a late attach, or an early load). */
+    private final boolean instancesMayExist;
 
-    public Instrumenter(Profile profile, ProbeStatus status) {
-        this(profile, status, true);
-    }
-
-    /** @param lateAttach true when the host's classes may already be loaded and instances built */
-    public Instrumenter(Profile profile, ProbeStatus status, boolean lateAttach) {
+    /** @param instancesMayExist true when target classes may already be loaded and instances built */
+    public Instrumenter(Profile profile, ProbeStatus status, boolean instancesMayExist) {
         this.profile = profile;
         this.tiers = profile.tiers();
         this.status = status;
-        this.lateAttach = lateAttach;
+        this.instancesMayExist = instancesMayExist;
     }
 
     /**
@@ -89,8 +85,8 @@ public final class Instrumenter {
      * their next use. At start they would only add an identity hash to every lookup: measured at
      * +1.6% [0.2, 3.2] of an in-process multiget's CPU (docs/benchmarks.md), so they are left out.
      */
-    static List<MethodSpec> methodsToInstrument(ProbeSpec probe, boolean lateAttach) {
-        if (lateAttach || probe.kind() != ProbeKind.OCCUPANCY) {
+    static List<MethodSpec> methodsToInstrument(ProbeSpec probe, boolean instancesMayExist) {
+        if (instancesMayExist || probe.kind() != ProbeKind.OCCUPANCY) {
             return probe.methods();
         }
         List<MethodSpec> constructors = new ArrayList<>();
@@ -142,7 +138,8 @@ public final class Instrumenter {
                 continue;
             }
             ProbeSpec probe = profile.probes().get(i);
-            ElementMatcher.Junction<MethodDescription> methods = methodMatcher(methodsToInstrument(probe, lateAttach));
+            ElementMatcher.Junction<MethodDescription> methods =
+                    methodMatcher(methodsToInstrument(probe, instancesMayExist));
             // not terminal: every probe matching a class decorates it (BucketCache has four)
             agent = agent.type(typeMatcher(probe.types()).and(declaresMethod(methods)))
                     .transform(new ProbeTransformer(i, probe, methods));

@@ -17,6 +17,7 @@ table): a figure without its raw output must say so.
 import argparse
 import json
 import pathlib
+import random
 import re
 import sys
 
@@ -66,8 +67,18 @@ def interval(i, digits=4):
     return f"{i['median']:.{digits}f} [{i['low']:.{digits}f}, {i['high']:.{digits}f}]"
 
 
-def overhead_label(raw):
-    """The workload and how it was measured, from the raw file's command."""
+BUILDS = {"nowalk": "diagnostic build: no site walk",
+          "nomatch": "diagnostic build: no return matching",
+          "after": "build without Reference.clear()",
+          "base": "build f3b394f",
+          "rate": "build with leak.rate (100/s)",
+          "occ": "build with leak.rate, occupancy at construction only",
+          "rows": "build with lean counter rows"}
+
+
+def overhead_label(raw, name=""):
+    """The workload and how it was measured, from the raw file's command. An RPC client's command
+    does not name the server's agent jar; there the raw file's name does (agent-switch-...-BUILD-N)."""
     workload = re.search(r"--workload (\S+)", raw["command"]).group(1)
     if "--rpc-rows" in raw["command"] or "--agent-pid" in raw["command"]:
         workload += " (RPC server)"
@@ -82,14 +93,11 @@ def overhead_label(raw):
         leak = re.search(r"leak\.sample=(\d+)", command)
         if leak:
             workload += f", leak.sample={leak.group(1)}"
-        variant = re.search(r"-javaagent:\S*/agent-(nowalk|nomatch|after|base|rate|occ)\.jar", command)
+        variant = re.search(r"-javaagent:\S*/agent-(" + "|".join(BUILDS) + r")\.jar", command)
+        if not variant and "--agent-pid" in command:
+            variant = re.search(r"-(" + "|".join(BUILDS) + r")-\d+-[\d-]+\.json$", name)
         if variant:
-            workload += ", " + {"nowalk": "diagnostic build: no site walk",
-                                "nomatch": "diagnostic build: no return matching",
-                                "after": "build without Reference.clear()",
-                                "base": "build f3b394f",
-                                "rate": "build with leak.rate (100/s)",
-                                "occ": "build with leak.rate, occupancy at construction only"}[variant.group(1)]
+            workload += ", " + BUILDS[variant.group(1)]
     return workload
 
 
@@ -121,8 +129,8 @@ def switch_table(raws):
               " | ops/s on/off [95% CI] | off windows: CPU us/op, median (min-max) | JIT ms per window, median |"
               " upper bound below +1%? |",
               "|---|---:|---|---|---|---|---:|---|"]
-    for _, raw in raws:
-        label = overhead_label(raw)
+    for name, raw in raws:
+        label = overhead_label(raw, name)
         extra = raw["extraCpuPerOpPercent"]
         worker = raw.get("workerCpuPerOpRatio")
         worker_text = "n/a" if worker is None else interval(
@@ -133,6 +141,42 @@ def switch_table(raws):
         lines.append(f"| {label} | {raw['pairs']} | {interval(extra, 2)} | {worker_text}"
                      f" | {interval(raw['throughputRatio'])} | {median(off):.0f} ({min(off):.0f}-{max(off):.0f})"
                      f" | {'n/a' if not jit else f'{median(jit):.0f}'} | {shown} |")
+    return lines
+
+
+def cluster_bootstrap(runs, resamples=4000, seed=20261127):
+    """Median of the pooled pair ratios of several runs, with a two-stage percentile bootstrap (runs
+    drawn with replacement, then pairs within each): the interval sees the spread between JVMs, not
+    only within one. Seeded, so a re-render gives the same figures."""
+    rng = random.Random(seed)
+    stats = []
+    for _ in range(resamples):
+        sample = []
+        for _ in runs:
+            run = runs[int(rng.random() * len(runs))]
+            sample += [run[int(rng.random() * len(run))] for _ in run]
+        stats.append(median(sample))
+    stats.sort()
+    pooled = [r for run in runs for r in run]
+    return median(pooled), stats[int(0.025 * resamples)], stats[int(0.975 * resamples) - 1]
+
+
+def pooled_switch_table(raws):
+    """pe --agent-switch runs of the same build and workload pooled: each group's runs, their own
+    medians, and the pooled median with a cluster bootstrap interval (see cluster_bootstrap)."""
+    groups = {}
+    for name, raw in raws:
+        groups.setdefault(overhead_label(raw, name), []).append((name, raw))
+    lines = ["| runs pooled | runs | pairs | each run's extra CPU per op, % (median) | pooled extra CPU per op, %"
+             " [95% CI, runs and pairs resampled] | upper bound below +1%? |",
+             "|---|---:|---:|---|---|---|"]
+    for label, members in groups.items():
+        runs = [raw["pairCpuRatios"] for _, raw in members]
+        med, low, high = (100 * (x - 1) for x in cluster_bootstrap(runs))
+        each = ", ".join(f"{raw['extraCpuPerOpPercent']['median']:+.2f}" for _, raw in members)
+        shown = f"yes ({high:+.2f}%)" if high < 1.0 else f"no ({high:+.2f}%)"
+        lines.append(f"| {label} | {len(runs)} | {sum(len(r) for r in runs)} | {each}"
+                     f" | {med:+.2f} [{low:+.2f}, {high:+.2f}] | {shown} |")
     return lines
 
 
@@ -391,7 +435,7 @@ def verdict_table(raws):
 
 RENDERERS = {"pe-table": pe_table, "overhead": overhead_table, "deploys": deploys_table, "longrun": longrun_table,
              "deploys-verdict": verdict_table, "startup": startup_table,
-             "jmh": jmh_table, "switch": switch_table}
+             "jmh": jmh_table, "switch": switch_table, "switch-pooled": pooled_switch_table}
 
 
 def render_doc(text, docs):

@@ -1,5 +1,7 @@
 package io.blockscope.agent.bootstrap;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -39,8 +41,38 @@ public final class Bridge {
      * second without retransforming anything. A volatile read per call (a plain load on x86).
      */
     private static volatile boolean paused;
+    /**
+     * Sampled checkouts being tracked, by every tracker (see {@link #tracked}): while 0, a return
+     * needs no matching. Kept here, next to the flags above, so a return reads it from the line it
+     * already reads, not through the sink, its tracker and an atomic.
+     */
+    private static volatile int trackedCheckouts;
+
+    private static final VarHandle TRACKED_CHECKOUTS;
+
+    static {
+        try {
+            TRACKED_CHECKOUTS = MethodHandles.lookup().findStaticVarHandle(Bridge.class, "trackedCheckouts", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private Bridge() {}
+
+    /**
+     * A checkout tracker started ({@code +1}) or ended ({@code -1}) the tracking of a checkout; called
+     * before the checkout is published (start) and after it is removed (end), so a return of a
+     * tracked block always sees a count above 0.
+     */
+    public static void tracked(int delta) {
+        TRACKED_CHECKOUTS.getAndAdd(delta);
+    }
+
+    /** Checkouts tracked right now, by every tracker. */
+    public static int trackedCheckouts() {
+        return trackedCheckouts;
+    }
 
     /** Pauses (true) or resumes recording by every probe; for the probe switch's measurements. */
     public static void pause(boolean pause) {
@@ -101,7 +133,7 @@ public final class Bridge {
             return;
         }
         if (counted) {
-            Counters.MISSES[tier].increment();
+            CounterRows.add(Counters.missColumn(tier), 1L);
         }
     }
 
@@ -129,7 +161,10 @@ public final class Bridge {
             }
             return;
         }
-        if ((counted ? Counters.HITS : Counters.UNCOUNTED_CHECKOUTS)[tier].incrementAndSample(checkoutSample)) {
+        boolean sampled = counted
+                ? CounterRows.incrementAndSample(Counters.hitColumn(tier), checkoutSample)
+                : Counters.UNCOUNTED_CHECKOUTS[tier].incrementAndSample(checkoutSample);
+        if (sampled) {
             sink.checkout(tier, block);
         }
     }
@@ -158,10 +193,9 @@ public final class Bridge {
         } else if (table != null && block != null) {
             table.remove(block);
         }
-        Counters.RETURNS[returnedTier].increment();
-        Sink s = sink;
-        if (block != null && s.tracking()) {
-            s.returned(returnedTier, block);
+        CounterRows.add(Counters.returnColumn(returnedTier), 1L);
+        if (block != null && trackedCheckouts != 0) {
+            sink.returned(returnedTier, block);
         }
     }
 

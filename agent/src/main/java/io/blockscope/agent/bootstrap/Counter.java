@@ -11,7 +11,12 @@ public final class Counter {
     private final int column;
 
     Counter() {
-        this.column = CounterRows.newColumn();
+        this(CounterRows.newColumn());
+    }
+
+    /** The counter of a column already reserved ({@link CounterRows#reserve}). */
+    Counter(int column) {
+        this.column = column;
     }
 
     public void increment() {

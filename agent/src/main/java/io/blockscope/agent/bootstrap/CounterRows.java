@@ -8,16 +8,23 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * The storage behind every {@link Counter}: one row of longs per thread, one column per counter.
  * A thread adds only into its own row, so an increment is a plain load and a release store (a
- * plain {@code mov} on x86): no atomic read-modify-write, no lock, and no cache line shared with
- * another thread (rows are padded). {@link java.util.concurrent.atomic.LongAdder} pays a CAS per
- * increment; on the read path that was most of a probe's cost.
+ * plain {@code mov} on x86): no atomic read-modify-write, no lock, and no cache line written by
+ * another thread. {@link java.util.concurrent.atomic.LongAdder} pays a CAS per increment; on the
+ * read path that was most of a probe's cost.
  *
  * <p>A thread finds its row without a {@code ThreadLocal}: its id (a field of {@code Thread})
- * hashed into a fixed table, checked against the row's owner id, within {@link #PROBES} slots.
- * Thread ids are never reused, so a row is never shared. A thread's first count allocates its row
- * (once); a thread that finds no free slot adds atomically into a shared row instead, still
- * exact. Rows of dead threads are folded into a retired row and their slots freed by
- * {@link #retireDeadThreads}, at scrape time, so thread churn does not fill the table.
+ * hashed into a fixed table of rows, checked against the owner id kept in the row's first long,
+ * within {@link #PROBES} slots. Thread ids are never reused, so a row is never shared. A thread's
+ * first count allocates its row (once); a thread that finds no free slot adds atomically into a
+ * shared row instead, still exact. Rows of dead threads are folded into a retired row and their
+ * slots freed by {@link #retireDeadThreads}, at scrape time, so thread churn does not fill the
+ * table.
+ *
+ * <p>The hot path touches as few cache lines as it can, because the read path it sits in evicts
+ * them between calls: the table slot, and the row's head, which holds the owner id, the sampling
+ * countdown and the columns reserved first ({@link #reserve}: the hit, return and miss counts of
+ * the first tiers). A row is a bare {@code long[]} (no row object to go through); what the hot
+ * path never needs (the owner's {@code Thread}, the receiver slot) sits in a parallel table.
  *
  * <p>Sums read each row with acquire loads under this class's lock (scrape side only): a count
  * seen in one column implies the counts its thread made before it in others (a return is never
@@ -27,8 +34,6 @@ final class CounterRows {
 
     /** Columns: every {@link Counter} takes one. */
     static final int MAX_COLUMNS = 96;
-    /** Longs on each side of a row's columns, so two rows never share a cache line. */
-    private static final int PAD = 8;
 
     private static final int SLOT_BITS = 9;
     private static final int SLOTS = 1 << SLOT_BITS;
@@ -36,17 +41,35 @@ final class CounterRows {
     /** The table's size, for tests that fill it. */
     static final int SLOTS_FOR_TEST = SLOTS;
 
-    /** Past the columns, in each row: this thread's calls to skip before its next sampled one ... */
-    private static final int SKIP = PAD + MAX_COLUMNS;
+    /** In each row: the owner's thread id, written before the row is published, never changed. */
+    private static final int OWNER = 0;
+    /** This thread's calls to skip before its next sampled one ... */
+    private static final int SKIP = 1;
     /** ... and the rate that skip count was drawn for (0: none drawn yet). Only the owner reads both. */
-    private static final int SKIP_RATE = SKIP + 1;
+    private static final int SKIP_RATE = 2;
+    /** Where column 0 sits. */
+    private static final int FIRST_COLUMN = 3;
+    /**
+     * Longs after the last column, so a row's writes never share a cache line with what follows
+     * it. Nothing pads its head: a row is allocated by its own thread, next to that thread's objects.
+     */
+    private static final int TAIL_PAD = 8;
+
+    private static final int ROW_LENGTH = FIRST_COLUMN + MAX_COLUMNS + TAIL_PAD;
 
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final VarHandle ROW_SLOTS = MethodHandles.arrayElementVarHandle(Row[].class);
+    private static final VarHandle ROW_SLOTS = MethodHandles.arrayElementVarHandle(long[][].class);
+    private static final VarHandle OWNER_SLOTS = MethodHandles.arrayElementVarHandle(Owner[].class);
 
-    private static final Row[] ROWS = new Row[SLOTS];
+    /** The rows, by slot. */
+    private static final long[][] ROWS = new long[SLOTS][];
+    /**
+     * Who holds each slot: claimed (by CAS) before the row is published in {@link #ROWS}, freed
+     * after the row is removed, so a slot with an owner may still have no row, never the reverse.
+     */
+    private static final Owner[] OWNERS = new Owner[SLOTS];
     /** Counts of threads that found no slot: added atomically. */
-    private static final long[] SHARED = new long[PAD + MAX_COLUMNS + 2 + PAD];
+    private static final long[] SHARED = new long[ROW_LENGTH];
     /** Counts of rows whose thread has ended; guarded by the class lock. */
     private static final long[] RETIRED = new long[MAX_COLUMNS];
 
@@ -54,25 +77,29 @@ final class CounterRows {
 
     private CounterRows() {}
 
-    /** One thread's counts. Final fields: a row read through a racy slot is fully built. */
-    private static final class Row {
-        final long tid;
+    /** The thread that holds a slot, and its receiver slot; read off the hot path only. */
+    private static final class Owner {
         final WeakReference<Thread> thread;
-        final long[] values = new long[PAD + MAX_COLUMNS + 2 + PAD];
         /** Written and read by the owner only (receiver probes). */
         final Object[] receiver = new Object[2];
 
-        Row(Thread thread) {
-            this.tid = thread.getId();
+        Owner(Thread thread) {
             this.thread = new WeakReference<>(thread);
         }
     }
 
-    static synchronized int newColumn() {
-        if (columns == MAX_COLUMNS) {
+    static int newColumn() {
+        return reserve(1);
+    }
+
+    /** Reserves {@code n} adjacent columns and returns the first. */
+    static synchronized int reserve(int n) {
+        if (columns + n > MAX_COLUMNS) {
             throw new IllegalStateException("more than " + MAX_COLUMNS + " counters");
         }
-        return columns++;
+        int first = columns;
+        columns += n;
+        return first;
     }
 
     /** Adds {@code x} to {@code column} of the current thread's row. */
@@ -80,11 +107,10 @@ final class CounterRows {
         Thread current = Thread.currentThread();
         long tid = current.getId();
         int home = home(tid);
-        Row row = ROWS[home];
-        if (row != null && row.tid == tid) {
-            long[] values = row.values;
-            int i = PAD + column;
-            LONGS.setRelease(values, i, values[i] + x);
+        long[] row = ROWS[home];
+        if (row != null && row[OWNER] == tid) {
+            int i = FIRST_COLUMN + column;
+            LONGS.setRelease(row, i, row[i] + x);
             return;
         }
         addSlow(current, tid, home, column, x);
@@ -100,28 +126,27 @@ final class CounterRows {
         Thread current = Thread.currentThread();
         long tid = current.getId();
         int home = home(tid);
-        Row row = ROWS[home];
-        if (row == null || row.tid != tid) {
+        long[] row = ROWS[home];
+        if (row == null || row[OWNER] != tid) {
             addSlow(current, tid, home, column, 1L);
             return rate == 1 || (rate > 1 && ThreadLocalRandom.current().nextInt(rate) == 0);
         }
-        long[] values = row.values;
-        int i = PAD + column;
-        LONGS.setRelease(values, i, values[i] + 1L);
+        int i = FIRST_COLUMN + column;
+        LONGS.setRelease(row, i, row[i] + 1L);
         if (rate <= 1) {
             return rate == 1;
         }
-        long skip = values[SKIP];
-        if (values[SKIP_RATE] != rate) {
+        long skip = row[SKIP];
+        if (row[SKIP_RATE] != rate) {
             // the thread's first sampled count, or the rate changed: start a fresh countdown
-            values[SKIP_RATE] = rate;
+            row[SKIP_RATE] = rate;
             skip = skipsBeforeSample(rate);
         }
         if (skip > 0) {
-            values[SKIP] = skip - 1;
+            row[SKIP] = skip - 1;
             return false;
         }
-        values[SKIP] = skipsBeforeSample(rate);
+        row[SKIP] = skipsBeforeSample(rate);
         return true;
     }
 
@@ -137,14 +162,13 @@ final class CounterRows {
         Thread current = Thread.currentThread();
         long tid = current.getId();
         int home = home(tid);
-        Row row = ROWS[home];
-        if (row != null && row.tid == tid) {
-            long[] values = row.values;
-            int i = PAD + a;
-            int j = PAD + b;
+        long[] row = ROWS[home];
+        if (row != null && row[OWNER] == tid) {
+            int i = FIRST_COLUMN + a;
+            int j = FIRST_COLUMN + b;
             // the second store is the release that publishes both
-            values[i] += x;
-            LONGS.setRelease(values, j, values[j] + y);
+            row[i] += x;
+            LONGS.setRelease(row, j, row[j] + y);
             return;
         }
         addSlow(current, tid, home, a, x);
@@ -152,54 +176,59 @@ final class CounterRows {
     }
 
     private static void addSlow(Thread current, long tid, int home, int column, long x) {
-        Row row = rowSlow(current, tid, home);
-        if (row == null) {
-            LONGS.getAndAdd(SHARED, PAD + column, x);
+        int slot = slotSlow(current, tid, home);
+        if (slot < 0) {
+            LONGS.getAndAdd(SHARED, FIRST_COLUMN + column, x);
             return;
         }
-        long[] values = row.values;
-        int i = PAD + column;
-        LONGS.setRelease(values, i, values[i] + x);
+        long[] row = ROWS[slot];
+        int i = FIRST_COLUMN + column;
+        LONGS.setRelease(row, i, row[i] + x);
     }
 
-    /** The thread's row past its home slot, or a newly claimed one; null when none is free. */
-    private static Row rowSlow(Thread current, long tid, int home) {
+    /** The slot of the thread's row past its home slot, or a newly claimed one; -1 when none is free. */
+    private static int slotSlow(Thread current, long tid, int home) {
         // its row first (it may sit past a slot freed since), then a free slot to claim
         for (int probe = 0; probe < PROBES; probe++) {
-            Row row = (Row) ROW_SLOTS.getAcquire(ROWS, (home + probe) & (SLOTS - 1));
-            if (row != null && row.tid == tid) {
-                return row;
+            int slot = (home + probe) & (SLOTS - 1);
+            long[] row = (long[]) ROW_SLOTS.getAcquire(ROWS, slot);
+            if (row != null && (long) LONGS.getAcquire(row, OWNER) == tid) {
+                return slot;
             }
         }
         for (int probe = 0; probe < PROBES; probe++) {
             int slot = (home + probe) & (SLOTS - 1);
-            if (ROW_SLOTS.getAcquire(ROWS, slot) == null) {
-                Row mine = new Row(current);
-                if (ROW_SLOTS.compareAndSet(ROWS, slot, null, mine)) {
-                    return mine;
+            if (OWNER_SLOTS.getAcquire(OWNERS, slot) == null) {
+                Owner mine = new Owner(current);
+                if (OWNER_SLOTS.compareAndSet(OWNERS, slot, null, mine)) {
+                    long[] row = new long[ROW_LENGTH];
+                    row[OWNER] = tid;
+                    ROW_SLOTS.setRelease(ROWS, slot, row);
+                    return slot;
                 }
             }
         }
-        return null;
+        return -1;
     }
 
     /**
      * This thread's {receiver class, method name} slot for receiver probes (see
-     * {@code Bridge.receiverSlot}): kept in its row, so the advice finds it as counters do, without
+     * {@code Bridge.receiverSlot}): kept with its row, so the advice finds it as counters do, without
      * a {@code ThreadLocal} map lookup; a thread without a row uses a {@code ThreadLocal}.
      */
     static Object[] receiverSlot() {
         Thread current = Thread.currentThread();
         long tid = current.getId();
-        int home = home(tid);
-        Row row = ROWS[home];
-        if (row == null || row.tid != tid) {
-            row = rowSlow(current, tid, home);
-            if (row == null) {
+        int slot = home(tid);
+        long[] row = ROWS[slot];
+        if (row == null || row[OWNER] != tid) {
+            slot = slotSlow(current, tid, slot);
+            if (slot < 0) {
                 return NO_ROW_RECEIVER.get();
             }
         }
-        return row.receiver;
+        // the owner claimed the slot before publishing the row, and only it frees the slot once dead
+        return OWNERS[slot].receiver;
     }
 
     private static final ThreadLocal<Object[]> NO_ROW_RECEIVER = ThreadLocal.withInitial(() -> new Object[2]);
@@ -211,11 +240,11 @@ final class CounterRows {
 
     /** The column's total over all rows, retired rows and the shared row. */
     static synchronized long sum(int column) {
-        long total = RETIRED[column] + (long) LONGS.getVolatile(SHARED, PAD + column);
+        long total = RETIRED[column] + (long) LONGS.getVolatile(SHARED, FIRST_COLUMN + column);
         for (int slot = 0; slot < SLOTS; slot++) {
-            Row row = (Row) ROW_SLOTS.getAcquire(ROWS, slot);
+            long[] row = (long[]) ROW_SLOTS.getAcquire(ROWS, slot);
             if (row != null) {
-                total += (long) LONGS.getAcquire(row.values, PAD + column);
+                total += (long) LONGS.getAcquire(row, FIRST_COLUMN + column);
             }
         }
         return total;
@@ -230,18 +259,20 @@ final class CounterRows {
     static synchronized int retireDeadThreads() {
         int retired = 0;
         for (int slot = 0; slot < SLOTS; slot++) {
-            Row row = (Row) ROW_SLOTS.getAcquire(ROWS, slot);
-            if (row == null) {
-                continue;
+            Owner owner = (Owner) OWNER_SLOTS.getAcquire(OWNERS, slot);
+            long[] row = (long[]) ROW_SLOTS.getAcquire(ROWS, slot);
+            if (owner == null || row == null) {
+                continue; // free, or claimed and not yet published: its thread is alive
             }
-            Thread thread = row.thread.get();
+            Thread thread = owner.thread.get();
             if (thread != null && thread.isAlive()) {
                 continue;
             }
             for (int c = 0; c < MAX_COLUMNS; c++) {
-                RETIRED[c] += (long) LONGS.getAcquire(row.values, PAD + c);
+                RETIRED[c] += (long) LONGS.getAcquire(row, FIRST_COLUMN + c);
             }
             ROW_SLOTS.setRelease(ROWS, slot, null);
+            OWNER_SLOTS.setRelease(OWNERS, slot, null);
             retired++;
         }
         return retired;

@@ -1,5 +1,6 @@
 package io.blockscope.agent.bootstrap;
 
+import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -18,8 +19,24 @@ public final class Counters {
     public static final int MAX_COMPONENTS = 8;
     public static final int MAX_PROBES = 64;
 
+    /**
+     * The first columns of every thread's row, reserved before any other: a hit, a return and a
+     * miss count for each tier, side by side, so a lookup and its return write one or two cache
+     * lines of the row (for the first tiers, the line the row's owner id and sampling countdown
+     * are in). The hot path adds to these columns by number ({@link #hitColumn} and the like),
+     * which the JIT folds to a constant; scrapes read them through the {@link Counter}s below.
+     */
+    private static final int TIER_COLUMNS = CounterRows.reserve(3 * MAX_TIERS);
+
+    private static final int HIT = 0;
+    private static final int RETURN = 1;
+    private static final int MISS = 2;
+
     /** Hits the cache counts as lookups (its metrics flag set): {@code gets_total{result="hit"}}. */
-    public static final Counter[] HITS = counters(MAX_TIERS);
+    public static final Counter[] HITS = tierCounters(HIT);
+
+    public static final Counter[] MISSES = tierCounters(MISS);
+    public static final Counter[] RETURNS = tierCounters(RETURN);
     /**
      * Blocks handed out by lookups the cache leaves out of its statistics. Checkouts, which
      * {@link #RETURNS} must catch up with, are these plus {@link #HITS}: kept apart so that the
@@ -35,8 +52,6 @@ public final class Counters {
     /** Checkouts left untracked because the {@link CheckoutTable} window was full (all tiers). */
     public static final Counter CHECKOUT_TABLE_FULL = new Counter();
 
-    public static final Counter[] MISSES = counters(MAX_TIERS);
-    public static final Counter[] RETURNS = counters(MAX_TIERS);
     public static final Counter[] COPIES = counters(MAX_COMPONENTS);
     public static final Counter[] COPY_BYTES = counters(MAX_COMPONENTS);
     /** Rare (an advice that threw): a plain {@link LongAdder}, no row column per probe. */
@@ -57,6 +72,34 @@ public final class Counters {
     public static final Counter[] HEAP_FALLBACK_BYTES = counters(FALLBACK_REASONS);
 
     private Counters() {}
+
+    /** The row column of {@link #HITS}{@code [tier]}. */
+    static int hitColumn(int tier) {
+        return tierColumn(tier, HIT);
+    }
+
+    /** The row column of {@link #RETURNS}{@code [tier]}. */
+    static int returnColumn(int tier) {
+        return tierColumn(tier, RETURN);
+    }
+
+    /** The row column of {@link #MISSES}{@code [tier]}. */
+    static int missColumn(int tier) {
+        return tierColumn(tier, MISS);
+    }
+
+    /** A tier beyond the table fails here, as an array index would (a counted advice error). */
+    private static int tierColumn(int tier, int kind) {
+        return TIER_COLUMNS + 3 * Objects.checkIndex(tier, MAX_TIERS) + kind;
+    }
+
+    private static Counter[] tierCounters(int kind) {
+        Counter[] counters = new Counter[MAX_TIERS];
+        for (int tier = 0; tier < MAX_TIERS; tier++) {
+            counters[tier] = new Counter(tierColumn(tier, kind));
+        }
+        return counters;
+    }
 
     private static Counter[] counters(int n) {
         Counter[] counters = new Counter[n];

@@ -15,7 +15,10 @@ public abstract class Sink {
     /** A sampled {@code getBlock} hit: track {@code block} from now until it is returned. */
     public void checkout(int tier, Object block) {}
 
-    /** A return while tracked checkouts exist: end the tracking of {@code block} if it is one. */
+    /**
+     * A return while tracked checkouts exist ({@link Bridge#tracked} counts them): end the tracking
+     * of {@code block} if it is one.
+     */
     public void returned(int tier, Object block) {}
 
     /**
@@ -34,9 +37,4 @@ public abstract class Sink {
 
     /** An instance a probe wants to read at scrape time (a cache, an allocator). */
     public void instance(int probe, Object instance) {}
-
-    /** True while there are tracked checkouts, so returns must be matched against them. */
-    public boolean tracking() {
-        return false;
-    }
 }

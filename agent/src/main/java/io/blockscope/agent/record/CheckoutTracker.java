@@ -1,5 +1,6 @@
 package io.blockscope.agent.record;
 
+import io.blockscope.agent.bootstrap.Bridge;
 import java.lang.StackWalker.StackFrame;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -120,11 +121,6 @@ public final class CheckoutTracker {
         this.listener = listener;
     }
 
-    /** True while any checkout is tracked: returns must then be matched. */
-    public boolean active() {
-        return live.get() > 0;
-    }
-
     public int live() {
         return live.get();
     }
@@ -137,7 +133,8 @@ public final class CheckoutTracker {
     /** Starts tracking {@code block}. Returns false when no slot was free. */
     public boolean track(Object block, int tier, long nowNanos, String site, List<StackFrame> stack) {
         Checkout checkout = new Checkout(block, queue, tier, nowNanos, site, stack);
-        // listed before it is published in a slot, so whoever removes it finds its place set
+        // counted and listed before it is published in a slot: a return that finds it finds both set
+        Bridge.tracked(1);
         enterFew(checkout);
         int home = spread(System.identityHashCode(block));
         for (int i = 0; i < PROBES; i++) {
@@ -151,6 +148,7 @@ public final class CheckoutTracker {
             }
         }
         leaveFew(checkout);
+        Bridge.tracked(-1);
         checkout.clear();
         dropped.increment();
         return false;
@@ -171,6 +169,7 @@ public final class CheckoutTracker {
             if (checkout != null && checkout.get() == block && slots.compareAndSet(slot, checkout, null)) {
                 leaveFew(checkout);
                 live.decrementAndGet();
+                Bridge.tracked(-1);
                 checkout.clear();
                 listener.returned(checkout, nanoClock.getAsLong() - checkout.startNanos);
                 return;
@@ -185,6 +184,7 @@ public final class CheckoutTracker {
             if (slots.compareAndSet(checkout.slot, checkout, null)) {
                 leaveFew(checkout);
                 live.decrementAndGet();
+                Bridge.tracked(-1);
                 listener.leaked(checkout, Reason.GC);
             }
         }
@@ -199,6 +199,7 @@ public final class CheckoutTracker {
                     && slots.compareAndSet(slot, checkout, null)) {
                 leaveFew(checkout);
                 live.decrementAndGet();
+                Bridge.tracked(-1);
                 checkout.clear();
                 listener.leaked(checkout, Reason.AGE);
             }

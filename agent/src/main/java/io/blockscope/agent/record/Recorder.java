@@ -121,11 +121,6 @@ public final class Recorder extends Sink {
     }
 
     @Override
-    public boolean tracking() {
-        return tracker.active();
-    }
-
-    @Override
     public void copy(int probe, int component, long bytes, long calls, long estimatedBytes) {
         String site = sites.site();
         copySites.add(site, calls, estimatedBytes);

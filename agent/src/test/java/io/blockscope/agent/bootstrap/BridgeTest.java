@@ -1,10 +1,14 @@
 package io.blockscope.agent.bootstrap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -17,10 +21,16 @@ class BridgeTest {
     private final AtomicInteger returns = new AtomicInteger();
     private final AtomicInteger instances = new AtomicInteger();
 
+    /** Blocks the sink tracks, as the agent's tracker does: counted in the bridge while tracked. */
+    private final Set<Object> tracked = Collections.newSetFromMap(new IdentityHashMap<>());
+
     private final Sink sink = new Sink() {
         @Override
         public void checkout(int tier, Object block) {
             checkouts.incrementAndGet();
+            if (tracked.add(block)) {
+                Bridge.tracked(1);
+            }
         }
 
         @Override
@@ -31,21 +41,21 @@ class BridgeTest {
         @Override
         public void returned(int tier, Object block) {
             returns.incrementAndGet();
+            if (tracked.remove(block)) {
+                Bridge.tracked(-1);
+            }
         }
 
         @Override
         public void instance(int probe, Object instance) {
             instances.incrementAndGet();
         }
-
-        @Override
-        public boolean tracking() {
-            return checkouts.get() > 0;
-        }
     };
 
     @AfterEach
     void uninstall() {
+        Bridge.tracked(-tracked.size());
+        tracked.clear();
         Bridge.install(Sink.NONE, 0, 0);
         Bridge.matchReturns(0);
     }
@@ -128,14 +138,44 @@ class BridgeTest {
     void samplingRateOneSendsEverythingAndReturnsAreMatchedWhileTracking() {
         Bridge.install(sink, 1, 1);
         for (int i = 0; i < 100; i++) {
-            Bridge.blockGet(0, true, new Object());
-            Bridge.blockReturn(0, new Object());
+            Object block = new Object();
+            Bridge.blockGet(0, true, block);
+            Bridge.blockReturn(0, block);
             Bridge.copied(1, 0, 10);
         }
         Bridge.blockGet(0, true, null); // a miss is never a checkout
         assertEquals(100, checkouts.get());
         assertEquals(100, copies.get());
         assertEquals(100, returns.get());
+    }
+
+    /**
+     * A return goes to the sink (to be matched against tracked checkouts) only while the bridge's
+     * count of tracked checkouts is above 0; otherwise it is only counted. The count is global, so
+     * the test sets it to 0 for its duration and puts it back.
+     */
+    @Test
+    void returnsReachTheSinkOnlyWhileACheckoutIsTracked() {
+        int before = Bridge.trackedCheckouts();
+        Bridge.tracked(-before);
+        try {
+            Bridge.install(sink, 1, 0);
+            long returned = Counters.RETURNS[6].sum();
+            Bridge.blockReturn(6, new Object());
+            assertEquals(0, returns.get(), "nothing tracked: the return is not matched");
+            Object block = new Object();
+            Bridge.blockGet(6, true, block);
+            assertEquals(1, Bridge.trackedCheckouts());
+            Bridge.blockReturn(6, new Object());
+            Bridge.blockReturn(6, block);
+            assertEquals(2, returns.get(), "both returns matched while the checkout was tracked");
+            assertEquals(0, Bridge.trackedCheckouts());
+            Bridge.blockReturn(6, new Object());
+            assertEquals(2, returns.get(), "tracking over: returns are only counted again");
+            assertEquals(returned + 4, Counters.RETURNS[6].sum());
+        } finally {
+            Bridge.tracked(before);
+        }
     }
 
     @Test
@@ -287,6 +327,27 @@ class BridgeTest {
             out.add(v);
         }
         return out;
+    }
+
+    /**
+     * Tier counts are columns found by arithmetic, not array slots: a tier beyond the table must
+     * still fail (the advice's handler counts it) rather than add into another counter's column.
+     */
+    @Test
+    void aTierBeyondTheTableFailsInsteadOfCountingElsewhere() {
+        Bridge.install(sink, 0, 0);
+        long[] before = new long[Counters.MAX_TIERS];
+        for (int t = 0; t < Counters.MAX_TIERS; t++) {
+            before[t] = Counters.HITS[t].sum() + Counters.MISSES[t].sum() + Counters.RETURNS[t].sum();
+        }
+        int beyond = Counters.MAX_TIERS;
+        assertThrows(IndexOutOfBoundsException.class, () -> Bridge.blockGet(beyond, true, new Object()));
+        assertThrows(IndexOutOfBoundsException.class, () -> Bridge.blockGet(beyond, true, null));
+        assertThrows(IndexOutOfBoundsException.class, () -> Bridge.blockReturn(beyond, new Object()));
+        assertThrows(IndexOutOfBoundsException.class, () -> Bridge.blockGet(-1, true, null));
+        for (int t = 0; t < Counters.MAX_TIERS; t++) {
+            assertEquals(before[t], Counters.HITS[t].sum() + Counters.MISSES[t].sum() + Counters.RETURNS[t].sum());
+        }
     }
 
     @Test

@@ -1,7 +1,6 @@
 package io.blockscope.agent.record;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -30,12 +29,12 @@ class CheckoutTrackerTest {
     void aReturnEndsTheCheckoutWithItsHoldTime() {
         Object block = new Object();
         assertTrue(tracker.track(block, 0, 1_000, "a.B.c:1", NO_STACK));
-        assertTrue(tracker.active());
+        assertTrue(tracker.live() > 0);
         tracker.returned(new Object(), () -> 2_000L); // another block: no match
         assertEquals(List.of(), held);
         tracker.returned(block, () -> 5_000L);
         assertEquals(List.of(4_000L), held);
-        assertFalse(tracker.active());
+        assertEquals(0, tracker.live());
         tracker.returned(block, () -> 6_000L); // a second return of the same block finds nothing
         assertEquals(1, held.size());
     }
@@ -49,7 +48,7 @@ class CheckoutTrackerTest {
             tracker.pollCollected();
         }
         assertEquals(List.of("com.acme.Reader.read:7/gc"), leaks);
-        assertFalse(tracker.active());
+        assertEquals(0, tracker.live());
     }
 
     private void trackAndDrop() {
@@ -118,7 +117,7 @@ class CheckoutTrackerTest {
             big.returned(block, () -> 10L);
         }
         assertEquals(20, held.size(), "20 live checkouts (more than the short list): all matched by hash");
-        assertFalse(big.active());
+        assertEquals(0, big.live());
 
         Object one = new Object();
         assertTrue(big.track(one, 0, 0, "a.B.c:1", NO_STACK));
@@ -128,7 +127,7 @@ class CheckoutTrackerTest {
         assertEquals(20, held.size(), "untracked returns end nothing");
         big.returned(one, () -> 30L);
         assertEquals(30L, held.get(20), "the listed checkout is matched");
-        assertFalse(big.active());
+        assertEquals(0, big.live());
         assertEquals(List.of(), leaks);
     }
 }

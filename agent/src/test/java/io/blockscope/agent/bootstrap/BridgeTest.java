@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The hot path's counting and sampling, called directly (no instrumentation). */
@@ -52,9 +53,21 @@ class BridgeTest {
         }
     };
 
+    /**
+     * The bridge's count of tracked checkouts is global: checkouts other tests' trackers left behind
+     * would send this test's returns to the sink. Set aside for each test, and put back after.
+     */
+    private int trackedElsewhere;
+
+    @BeforeEach
+    void setTrackedCheckoutsAside() {
+        trackedElsewhere = Bridge.trackedCheckouts();
+        Bridge.tracked(-trackedElsewhere);
+    }
+
     @AfterEach
     void uninstall() {
-        Bridge.tracked(-tracked.size());
+        Bridge.tracked(trackedElsewhere - tracked.size());
         tracked.clear();
         Bridge.install(Sink.NONE, 0, 0);
         Bridge.matchReturns(0);
@@ -151,31 +164,24 @@ class BridgeTest {
 
     /**
      * A return goes to the sink (to be matched against tracked checkouts) only while the bridge's
-     * count of tracked checkouts is above 0; otherwise it is only counted. The count is global, so
-     * the test sets it to 0 for its duration and puts it back.
+     * count of tracked checkouts is above 0; otherwise it is only counted.
      */
     @Test
     void returnsReachTheSinkOnlyWhileACheckoutIsTracked() {
-        int before = Bridge.trackedCheckouts();
-        Bridge.tracked(-before);
-        try {
-            Bridge.install(sink, 1, 0);
-            long returned = Counters.RETURNS[6].sum();
-            Bridge.blockReturn(6, new Object());
-            assertEquals(0, returns.get(), "nothing tracked: the return is not matched");
-            Object block = new Object();
-            Bridge.blockGet(6, true, block);
-            assertEquals(1, Bridge.trackedCheckouts());
-            Bridge.blockReturn(6, new Object());
-            Bridge.blockReturn(6, block);
-            assertEquals(2, returns.get(), "both returns matched while the checkout was tracked");
-            assertEquals(0, Bridge.trackedCheckouts());
-            Bridge.blockReturn(6, new Object());
-            assertEquals(2, returns.get(), "tracking over: returns are only counted again");
-            assertEquals(returned + 4, Counters.RETURNS[6].sum());
-        } finally {
-            Bridge.tracked(before);
-        }
+        Bridge.install(sink, 1, 0);
+        long returned = Counters.RETURNS[6].sum();
+        Bridge.blockReturn(6, new Object());
+        assertEquals(0, returns.get(), "nothing tracked: the return is not matched");
+        Object block = new Object();
+        Bridge.blockGet(6, true, block);
+        assertEquals(1, Bridge.trackedCheckouts());
+        Bridge.blockReturn(6, new Object());
+        Bridge.blockReturn(6, block);
+        assertEquals(2, returns.get(), "both returns matched while the checkout was tracked");
+        assertEquals(0, Bridge.trackedCheckouts());
+        Bridge.blockReturn(6, new Object());
+        assertEquals(2, returns.get(), "tracking over: returns are only counted again");
+        assertEquals(returned + 4, Counters.RETURNS[6].sum());
     }
 
     @Test

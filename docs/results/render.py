@@ -78,7 +78,8 @@ BUILDS = {"nowalk": "diagnostic build: no site walk",
 
 def overhead_label(raw, name=""):
     """The workload and how it was measured, from the raw file's command. An RPC client's command
-    does not name the server's agent jar; there the raw file's name does (agent-switch-...-BUILD-N)."""
+    does not name the server's agent jar or options; there the raw file's name does
+    (agent-switch-...[-leakN]-...-BUILD-N-DATE.json)."""
     workload = re.search(r"--workload (\S+)", raw["command"]).group(1)
     if "--rpc-rows" in raw["command"] or "--agent-pid" in raw["command"]:
         workload += " (RPC server)"
@@ -91,6 +92,8 @@ def overhead_label(raw, name=""):
         workload += (f", one warm JVM: probes {probes.group(1) if probes else 'all'}"
                      + (" recording / paused" if paused else " installed / removed"))
         leak = re.search(r"leak\.sample=(\d+)", command)
+        if not leak and "--agent-pid" in command:
+            leak = re.search(r"-leak(\d+)-", name)  # the server's option, named in the file name
         if leak:
             workload += f", leak.sample={leak.group(1)}"
         variant = re.search(r"-javaagent:\S*/agent-(" + "|".join(BUILDS) + r")\.jar", command)

@@ -105,7 +105,6 @@ public final class CheckoutTracker {
     private final AtomicReferenceArray<Checkout> slots;
     private final int mask;
     private final ReferenceQueue<Object> queue = new ReferenceQueue<>();
-    private final AtomicInteger live = new AtomicInteger();
     private final AtomicReferenceArray<Checkout> few = new AtomicReferenceArray<>(FEW);
     /** Live checkouts not in {@link #few}: while above 0, every return is matched by hash. */
     private final AtomicInteger notInFew = new AtomicInteger();
@@ -121,8 +120,18 @@ public final class CheckoutTracker {
         this.listener = listener;
     }
 
+    /**
+     * Checkouts tracked now, counted over the table (for tests and diagnostics; the hot path asks
+     * the bridge's count, {@code Bridge.trackedCheckouts}, which every tracker keeps).
+     */
     public int live() {
-        return live.get();
+        int n = 0;
+        for (int slot = 0; slot <= mask; slot++) {
+            if (slots.get(slot) != null) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** Checkouts not tracked because the table was full around their slot. */
@@ -142,7 +151,6 @@ public final class CheckoutTracker {
             if (slots.get(slot) == null) {
                 checkout.slot = slot;
                 if (slots.compareAndSet(slot, null, checkout)) {
-                    live.incrementAndGet();
                     return true;
                 }
             }
@@ -168,7 +176,6 @@ public final class CheckoutTracker {
             Checkout checkout = slots.get(slot);
             if (checkout != null && checkout.get() == block && slots.compareAndSet(slot, checkout, null)) {
                 leaveFew(checkout);
-                live.decrementAndGet();
                 Bridge.tracked(-1);
                 checkout.clear();
                 listener.returned(checkout, nanoClock.getAsLong() - checkout.startNanos);
@@ -183,7 +190,6 @@ public final class CheckoutTracker {
             Checkout checkout = (Checkout) ref;
             if (slots.compareAndSet(checkout.slot, checkout, null)) {
                 leaveFew(checkout);
-                live.decrementAndGet();
                 Bridge.tracked(-1);
                 listener.leaked(checkout, Reason.GC);
             }
@@ -198,7 +204,6 @@ public final class CheckoutTracker {
                     && nowNanos - checkout.startNanos > maxAgeNanos
                     && slots.compareAndSet(slot, checkout, null)) {
                 leaveFew(checkout);
-                live.decrementAndGet();
                 Bridge.tracked(-1);
                 checkout.clear();
                 listener.leaked(checkout, Reason.AGE);

@@ -73,7 +73,8 @@ BUILDS = {"nowalk": "diagnostic build: no site walk",
           "base": "build f3b394f",
           "rate": "build with leak.rate (100/s)",
           "occ": "build with leak.rate, occupancy at construction only",
-          "rows": "build with lean counter rows"}
+          "rows": "build with lean counter rows",
+          "flat": "build with all rows in one array"}
 
 
 def overhead_label(raw, name=""):

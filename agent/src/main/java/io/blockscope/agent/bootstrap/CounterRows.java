@@ -3,6 +3,7 @@ package io.blockscope.agent.bootstrap;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
+import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -13,18 +14,21 @@ import java.util.concurrent.ThreadLocalRandom;
  * read path that was most of a probe's cost.
  *
  * <p>A thread finds its row without a {@code ThreadLocal}: its id (a field of {@code Thread})
- * hashed into a fixed table of rows, checked against the owner id kept in the row's first long,
+ * hashed to a slot of a fixed table, checked against the owner id kept in the row's first long,
  * within {@link #PROBES} slots. Thread ids are never reused, so a row is never shared. A thread's
- * first count allocates its row (once); a thread that finds no free slot adds atomically into a
+ * first count claims its slot (once); a thread that finds no free slot adds atomically into a
  * shared row instead, still exact. Rows of dead threads are folded into a retired row and their
- * slots freed by {@link #retireDeadThreads}, at scrape time, so thread churn does not fill the
- * table.
+ * slots cleared and freed by {@link #retireDeadThreads}, at scrape time, so thread churn does not
+ * fill the table.
  *
  * <p>The hot path touches as few cache lines as it can, because the read path it sits in evicts
- * them between calls: the table slot, and the row's head, which holds the owner id, the sampling
- * countdown and the columns reserved first ({@link #reserve}: the hit, return and miss counts of
- * the first tiers). A row is a bare {@code long[]} (no row object to go through); what the hot
- * path never needs (the owner's {@code Thread}, the receiver slot) sits in a parallel table.
+ * them between calls, and each load waits for the one before it. All rows sit in one array,
+ * {@link #TABLE}, at a fixed stride: a row is found by arithmetic on the id, not by loading a
+ * reference to it first, so a count is the thread's id, then the row's head, which holds the owner
+ * id, the sampling countdown and the columns reserved first ({@link #reserve}: the hit, return and
+ * miss counts of the first tiers). What the hot path never needs (the owner's {@code Thread}, the
+ * receiver slot) sits in a parallel table. The price: the whole table (384 KB) is allocated
+ * up front instead of a row per thread that counts.
  *
  * <p>Sums read each row with acquire loads under this class's lock (scrape side only): a count
  * seen in one column implies the counts its thread made before it in others (a return is never
@@ -33,7 +37,7 @@ import java.util.concurrent.ThreadLocalRandom;
 final class CounterRows {
 
     /** Columns: every {@link Counter} takes one. */
-    static final int MAX_COLUMNS = 96;
+    static final int MAX_COLUMNS = 80;
 
     private static final int SLOT_BITS = 9;
     private static final int SLOTS = 1 << SLOT_BITS;
@@ -41,7 +45,7 @@ final class CounterRows {
     /** The table's size, for tests that fill it. */
     static final int SLOTS_FOR_TEST = SLOTS;
 
-    /** In each row: the owner's thread id, written before the row is published, never changed. */
+    /** In each row: the owner's thread id (0: free), written after the row is cleared, with release. */
     private static final int OWNER = 0;
     /** This thread's calls to skip before its next sampled one ... */
     private static final int SKIP = 1;
@@ -50,26 +54,23 @@ final class CounterRows {
     /** Where column 0 sits. */
     private static final int FIRST_COLUMN = 3;
     /**
-     * Longs after the last column, so a row's writes never share a cache line with what follows
-     * it. Nothing pads its head: a row is allocated by its own thread, next to that thread's objects.
+     * Longs from one row's head to the next: whole cache lines, with at least a line after the last
+     * column, so one thread's writes never share a line with another's row.
      */
-    private static final int TAIL_PAD = 8;
-
-    private static final int ROW_LENGTH = FIRST_COLUMN + MAX_COLUMNS + TAIL_PAD;
+    private static final int STRIDE = (FIRST_COLUMN + MAX_COLUMNS + 8 + 7) & ~7;
 
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final VarHandle ROW_SLOTS = MethodHandles.arrayElementVarHandle(long[][].class);
     private static final VarHandle OWNER_SLOTS = MethodHandles.arrayElementVarHandle(Owner[].class);
 
-    /** The rows, by slot. */
-    private static final long[][] ROWS = new long[SLOTS][];
+    /** Every slot's row, slot {@code s} at {@code s * STRIDE}. */
+    private static final long[] TABLE = new long[SLOTS * STRIDE];
     /**
-     * Who holds each slot: claimed (by CAS) before the row is published in {@link #ROWS}, freed
-     * after the row is removed, so a slot with an owner may still have no row, never the reverse.
+     * Who holds each slot: claimed (by CAS) before the row's owner id is written, freed after it
+     * is cleared, so a slot with an owner may still have no owner id in its row, never the reverse.
      */
     private static final Owner[] OWNERS = new Owner[SLOTS];
     /** Counts of threads that found no slot: added atomically. */
-    private static final long[] SHARED = new long[ROW_LENGTH];
+    private static final long[] SHARED = new long[FIRST_COLUMN + MAX_COLUMNS];
     /** Counts of rows whose thread has ended; guarded by the class lock. */
     private static final long[] RETIRED = new long[MAX_COLUMNS];
 
@@ -106,14 +107,13 @@ final class CounterRows {
     static void add(int column, long x) {
         Thread current = Thread.currentThread();
         long tid = current.getId();
-        int home = home(tid);
-        long[] row = ROWS[home];
-        if (row != null && row[OWNER] == tid) {
-            int i = FIRST_COLUMN + column;
-            LONGS.setRelease(row, i, row[i] + x);
+        int row = home(tid) * STRIDE;
+        if (TABLE[row + OWNER] == tid) {
+            int i = row + FIRST_COLUMN + column;
+            LONGS.setRelease(TABLE, i, TABLE[i] + x);
             return;
         }
-        addSlow(current, tid, home, column, x);
+        addSlow(current, tid, column, x);
     }
 
     /**
@@ -125,28 +125,27 @@ final class CounterRows {
     static boolean incrementAndSample(int column, int rate) {
         Thread current = Thread.currentThread();
         long tid = current.getId();
-        int home = home(tid);
-        long[] row = ROWS[home];
-        if (row == null || row[OWNER] != tid) {
-            addSlow(current, tid, home, column, 1L);
+        int row = home(tid) * STRIDE;
+        if (TABLE[row + OWNER] != tid) {
+            addSlow(current, tid, column, 1L);
             return rate == 1 || (rate > 1 && ThreadLocalRandom.current().nextInt(rate) == 0);
         }
-        int i = FIRST_COLUMN + column;
-        LONGS.setRelease(row, i, row[i] + 1L);
+        int i = row + FIRST_COLUMN + column;
+        LONGS.setRelease(TABLE, i, TABLE[i] + 1L);
         if (rate <= 1) {
             return rate == 1;
         }
-        long skip = row[SKIP];
-        if (row[SKIP_RATE] != rate) {
+        long skip = TABLE[row + SKIP];
+        if (TABLE[row + SKIP_RATE] != rate) {
             // the thread's first sampled count, or the rate changed: start a fresh countdown
-            row[SKIP_RATE] = rate;
+            TABLE[row + SKIP_RATE] = rate;
             skip = skipsBeforeSample(rate);
         }
         if (skip > 0) {
-            row[SKIP] = skip - 1;
+            TABLE[row + SKIP] = skip - 1;
             return false;
         }
-        row[SKIP] = skipsBeforeSample(rate);
+        TABLE[row + SKIP] = skipsBeforeSample(rate);
         return true;
     }
 
@@ -161,38 +160,36 @@ final class CounterRows {
     static void add(int a, long x, int b, long y) {
         Thread current = Thread.currentThread();
         long tid = current.getId();
-        int home = home(tid);
-        long[] row = ROWS[home];
-        if (row != null && row[OWNER] == tid) {
-            int i = FIRST_COLUMN + a;
-            int j = FIRST_COLUMN + b;
+        int row = home(tid) * STRIDE;
+        if (TABLE[row + OWNER] == tid) {
+            int i = row + FIRST_COLUMN + a;
+            int j = row + FIRST_COLUMN + b;
             // the second store is the release that publishes both
-            row[i] += x;
-            LONGS.setRelease(row, j, row[j] + y);
+            TABLE[i] += x;
+            LONGS.setRelease(TABLE, j, TABLE[j] + y);
             return;
         }
-        addSlow(current, tid, home, a, x);
-        addSlow(current, tid, home, b, y);
+        addSlow(current, tid, a, x);
+        addSlow(current, tid, b, y);
     }
 
-    private static void addSlow(Thread current, long tid, int home, int column, long x) {
-        int slot = slotSlow(current, tid, home);
+    private static void addSlow(Thread current, long tid, int column, long x) {
+        int slot = slotSlow(current, tid);
         if (slot < 0) {
             LONGS.getAndAdd(SHARED, FIRST_COLUMN + column, x);
             return;
         }
-        long[] row = ROWS[slot];
-        int i = FIRST_COLUMN + column;
-        LONGS.setRelease(row, i, row[i] + x);
+        int i = slot * STRIDE + FIRST_COLUMN + column;
+        LONGS.setRelease(TABLE, i, TABLE[i] + x);
     }
 
-    /** The slot of the thread's row past its home slot, or a newly claimed one; -1 when none is free. */
-    private static int slotSlow(Thread current, long tid, int home) {
+    /** The slot of the thread's row, past its home slot or newly claimed; -1 when none is free. */
+    private static int slotSlow(Thread current, long tid) {
+        int home = home(tid);
         // its row first (it may sit past a slot freed since), then a free slot to claim
         for (int probe = 0; probe < PROBES; probe++) {
             int slot = (home + probe) & (SLOTS - 1);
-            long[] row = (long[]) ROW_SLOTS.getAcquire(ROWS, slot);
-            if (row != null && (long) LONGS.getAcquire(row, OWNER) == tid) {
+            if ((long) LONGS.getAcquire(TABLE, slot * STRIDE + OWNER) == tid) {
                 return slot;
             }
         }
@@ -201,9 +198,8 @@ final class CounterRows {
             if (OWNER_SLOTS.getAcquire(OWNERS, slot) == null) {
                 Owner mine = new Owner(current);
                 if (OWNER_SLOTS.compareAndSet(OWNERS, slot, null, mine)) {
-                    long[] row = new long[ROW_LENGTH];
-                    row[OWNER] = tid;
-                    ROW_SLOTS.setRelease(ROWS, slot, row);
+                    // the row was cleared before the slot was freed
+                    LONGS.setRelease(TABLE, slot * STRIDE + OWNER, tid);
                     return slot;
                 }
             }
@@ -220,14 +216,13 @@ final class CounterRows {
         Thread current = Thread.currentThread();
         long tid = current.getId();
         int slot = home(tid);
-        long[] row = ROWS[slot];
-        if (row == null || row[OWNER] != tid) {
-            slot = slotSlow(current, tid, slot);
+        if (TABLE[slot * STRIDE + OWNER] != tid) {
+            slot = slotSlow(current, tid);
             if (slot < 0) {
                 return NO_ROW_RECEIVER.get();
             }
         }
-        // the owner claimed the slot before publishing the row, and only it frees the slot once dead
+        // the owner claimed the slot before writing its id, and only a retirement frees it, once dead
         return OWNERS[slot].receiver;
     }
 
@@ -242,17 +237,15 @@ final class CounterRows {
     static synchronized long sum(int column) {
         long total = RETIRED[column] + (long) LONGS.getVolatile(SHARED, FIRST_COLUMN + column);
         for (int slot = 0; slot < SLOTS; slot++) {
-            long[] row = (long[]) ROW_SLOTS.getAcquire(ROWS, slot);
-            if (row != null) {
-                total += (long) LONGS.getAcquire(row, FIRST_COLUMN + column);
-            }
+            // a free row holds zeros: its counts went to RETIRED when it was cleared
+            total += (long) LONGS.getAcquire(TABLE, slot * STRIDE + FIRST_COLUMN + column);
         }
         return total;
     }
 
     /**
-     * Folds the rows of ended threads into the retired counts and frees their slots. A thread's
-     * writes happen before {@code isAlive()} sees it ended, so nothing is lost.
+     * Folds the rows of ended threads into the retired counts, clears them and frees their slots.
+     * A thread's writes happen before {@code isAlive()} sees it ended, so nothing is lost.
      *
      * @return rows retired
      */
@@ -260,18 +253,19 @@ final class CounterRows {
         int retired = 0;
         for (int slot = 0; slot < SLOTS; slot++) {
             Owner owner = (Owner) OWNER_SLOTS.getAcquire(OWNERS, slot);
-            long[] row = (long[]) ROW_SLOTS.getAcquire(ROWS, slot);
-            if (owner == null || row == null) {
-                continue; // free, or claimed and not yet published: its thread is alive
+            int row = slot * STRIDE;
+            if (owner == null || (long) LONGS.getAcquire(TABLE, row + OWNER) == 0) {
+                continue; // free, or claimed and its id not yet written: its thread is alive
             }
             Thread thread = owner.thread.get();
             if (thread != null && thread.isAlive()) {
                 continue;
             }
             for (int c = 0; c < MAX_COLUMNS; c++) {
-                RETIRED[c] += (long) LONGS.getAcquire(row, FIRST_COLUMN + c);
+                RETIRED[c] += (long) LONGS.getAcquire(TABLE, row + FIRST_COLUMN + c);
             }
-            ROW_SLOTS.setRelease(ROWS, slot, null);
+            // cleared for the next owner, whose claim (a CAS on the freed slot) sees these writes
+            Arrays.fill(TABLE, row, row + FIRST_COLUMN + MAX_COLUMNS, 0L);
             OWNER_SLOTS.setRelease(OWNERS, slot, null);
             retired++;
         }
@@ -282,7 +276,7 @@ final class CounterRows {
     static synchronized int rows() {
         int n = 0;
         for (int slot = 0; slot < SLOTS; slot++) {
-            if (ROW_SLOTS.getAcquire(ROWS, slot) != null) {
+            if ((long) LONGS.getAcquire(TABLE, slot * STRIDE + OWNER) != 0) {
                 n++;
             }
         }

@@ -9,6 +9,7 @@ import io.blockscope.server.cache.BlockCache;
 import io.blockscope.server.cache.CacheDeploy;
 import io.blockscope.server.cache.ReadPathMode;
 import io.blockscope.server.cell.ArrayCell;
+import io.blockscope.server.filter.ErrorAfterCellsFilter;
 import io.blockscope.server.filter.EvenRowsFilter;
 import io.blockscope.server.filter.FilterSpec;
 import io.blockscope.server.filter.ValueSampleFilter;
@@ -203,6 +204,28 @@ class RegionReadTest {
                 range(0, 40, FilterSpec.parse("class:" + EvenRowsFilter.class.getName(), loader)), NO_DEADLINE);
         assertEquals(20, custom.rowCount());
         assertEquals(TestTable.expectedRow(spec, 38), readAndRelease(custom).subList(19 * 3, 20 * 3));
+    }
+
+    /**
+     * An {@code Error} in the middle of a scan (a filter that overflows its stack while the cursors
+     * and the partial result hold blocks) propagates and gives back every block: releases are in
+     * {@code finally}, and no catch of an {@code Error} on the read path skips one. {@link #close}
+     * checks again that no reference is left.
+     */
+    @ParameterizedTest
+    @MethodSource("configurations")
+    void anErrorInAScanGivesEveryBlockBack(CacheDeploy deploy, ReadPathMode mode) throws IOException {
+        TableSpec spec = TestTable.smallSpec();
+        Region region = open(spec, deploy, mode);
+        ClassLoader loader = getClass().getClassLoader();
+
+        FilterSpec midScan = FilterSpec.parse("class:" + ErrorAfterCellsFilter.class.getName(), loader);
+        assertThrows(StackOverflowError.class, () -> region.scan(range(0, 500, midScan), NO_DEADLINE));
+        assertEquals(
+                0, tables.outstandingBlockReferences(), "the cursors' and the partial result's blocks were given back");
+
+        // the region still serves reads
+        assertEquals(TestTable.expectedRows(spec, 0, 50), readAndRelease(region.scan(range(0, 50, NONE), NO_DEADLINE)));
     }
 
     @ParameterizedTest

@@ -237,8 +237,12 @@ final class CounterRows {
     static synchronized long sum(int column) {
         long total = RETIRED[column] + (long) LONGS.getVolatile(SHARED, FIRST_COLUMN + column);
         for (int slot = 0; slot < SLOTS; slot++) {
-            // a free row holds zeros: its counts went to RETIRED when it was cleared
-            total += (long) LONGS.getAcquire(TABLE, slot * STRIDE + FIRST_COLUMN + column);
+            int row = slot * STRIDE;
+            // a row without an owner id holds zeros (cleared on retirement, or claimed and not yet
+            // counting): skipping it saves a cache line per free slot and column
+            if ((long) LONGS.getAcquire(TABLE, row + OWNER) != 0) {
+                total += (long) LONGS.getAcquire(TABLE, row + FIRST_COLUMN + column);
+            }
         }
         return total;
     }

@@ -74,13 +74,14 @@ BUILDS = {"nowalk": "diagnostic build: no site walk",
           "rate": "build with leak.rate (100/s)",
           "occ": "build with leak.rate, occupancy at construction only",
           "rows": "build with lean counter rows",
-          "flat": "build with all rows in one array"}
+          "flat": "build with all rows in one array",
+          "cap": "build that captures a tracked checkout's stack and names it only for a leak"}
 
 
 def overhead_label(raw, name=""):
     """The workload and how it was measured, from the raw file's command. An RPC client's command
     does not name the server's agent jar or options; there the raw file's name does
-    (agent-switch-...[-leakN]-...-BUILD-N-DATE.json)."""
+    (agent-switch-...[-leakN][-rateN]-...-BUILD-N-DATE.json)."""
     workload = re.search(r"--workload (\S+)", raw["command"]).group(1)
     if "--rpc-rows" in raw["command"] or "--agent-pid" in raw["command"]:
         workload += " (RPC server)"
@@ -97,6 +98,11 @@ def overhead_label(raw, name=""):
             leak = re.search(r"-leak(\d+)-", name)  # the server's option, named in the file name
         if leak:
             workload += f", leak.sample={leak.group(1)}"
+        rate = re.search(r"leak\.rate=(\d+)", command)
+        if not rate and "--agent-pid" in command:
+            rate = re.search(r"-rate(\d+)-", name)  # likewise
+        if rate:
+            workload += f", leak.rate={rate.group(1)}"
         variant = re.search(r"-javaagent:\S*/agent-(" + "|".join(BUILDS) + r")\.jar", command)
         if not variant and "--agent-pid" in command:
             variant = re.search(r"-(" + "|".join(BUILDS) + r")-\d+-[\d-]+\.json$", name)

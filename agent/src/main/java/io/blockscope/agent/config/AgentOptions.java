@@ -54,7 +54,7 @@ public final class AgentOptions {
         d.put(CONFIG, null);
         d.put(PROFILE, "auto");
         d.put(LEAK_SAMPLE, "1024");
-        // A sample costs a stack walk; a busy server samples thousands a second at 1 in 1024.
+        // A tracked sample costs a stack capture; a busy server samples thousands a second at 1 in 1024.
         d.put(LEAK_RATE, "100");
         d.put(LEAK_AGE, "60s");
         // By bytes: a busy site gets tens of samples a minute, whatever the size of its copies.

@@ -21,7 +21,6 @@ public final class LeakReport implements Recorder.Leaks {
     private final List<String> tiers;
     private final Duration leakAge;
     private final AtomicBoolean logged = new AtomicBoolean();
-    private final AtomicBoolean loggedWithStack = new AtomicBoolean();
 
     public LeakReport(int siteLabels, List<String> tiers, Duration leakAge) {
         this.sites = new SiteTable(siteLabels, 2);
@@ -35,14 +34,11 @@ public final class LeakReport implements Recorder.Leaks {
                 checkout.site(),
                 reason == CheckoutTracker.Reason.GC ? 1 : 0,
                 reason == CheckoutTracker.Reason.AGE ? 1 : 0);
-        // The first leak is logged; if its checkout kept no stack (most keep only their site), the
-        // first one that did is logged too: at most two lines, ever.
-        StackTraceElement[] stack = checkout.stack();
-        boolean first = logged.compareAndSet(false, true);
-        boolean firstWithStack = stack.length > 0 && loggedWithStack.compareAndSet(false, true);
-        if (!first && !firstWithStack) {
+        // The first leak is logged, with the stack that took the block: one line, ever.
+        if (!logged.compareAndSet(false, true)) {
             return;
         }
+        StackTraceElement[] stack = checkout.stack();
         StringBuilder message = new StringBuilder("leak: a block checked out from ")
                 .append(tiers.get(checkout.tier()))
                 .append(" at ")
@@ -52,11 +48,7 @@ public final class LeakReport implements Recorder.Leaks {
                                 ? " was garbage collected without being returned"
                                 : " was not returned within leak.age=" + leakAge.toMillis() + "ms")
                 .append(" (see blockscope_block_leaks_total for all leaks by site).");
-        if (stack.length == 0) {
-            message.append(" Its stack was not kept (1 in ")
-                    .append(Recorder.STACK_EVERY)
-                    .append(" tracked checkouts keeps one); the first leak with a stack will be logged too.");
-        } else {
+        if (stack.length > 0) {
             message.append(" Acquired at:");
             for (StackTraceElement frame : stack) {
                 message.append(" <- ").append(frame);

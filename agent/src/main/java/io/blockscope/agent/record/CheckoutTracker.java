@@ -1,14 +1,12 @@
 package io.blockscope.agent.record;
 
 import io.blockscope.agent.bootstrap.Bridge;
-import java.lang.StackWalker.StackFrame;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
@@ -50,28 +48,32 @@ public final class CheckoutTracker {
         void leaked(Checkout checkout, Reason reason);
     }
 
+    /**
+     * Where a checkout was taken. Read only when the checkout is reported as a leak, so an origin may
+     * put off the costly part (naming frames) until then.
+     */
+    public interface Origin {
+        /** The acquiring call site, {@code Class.method:line}. */
+        String site();
+
+        /** The acquiring stack below the agent's own frames, innermost first (empty when not kept). */
+        StackTraceElement[] stack();
+    }
+
     /** One tracked checkout. The block itself is only weakly reachable from here. */
     public static final class Checkout extends WeakReference<Object> {
         final int tier;
         final long startNanos;
-        final String site;
-        final List<StackFrame> stack;
+        final Origin origin;
         int slot;
         /** Its index in the tracker's short list of live checkouts, or -1 when it did not fit. */
         int few = -1;
 
-        Checkout(
-                Object block,
-                ReferenceQueue<Object> queue,
-                int tier,
-                long startNanos,
-                String site,
-                List<StackFrame> stack) {
+        Checkout(Object block, ReferenceQueue<Object> queue, int tier, long startNanos, Origin origin) {
             super(block, queue);
             this.tier = tier;
             this.startNanos = startNanos;
-            this.site = site;
-            this.stack = stack;
+            this.origin = origin;
         }
 
         public int tier() {
@@ -79,12 +81,12 @@ public final class CheckoutTracker {
         }
 
         public String site() {
-            return site;
+            return origin.site();
         }
 
-        /** The acquiring stack, innermost first (empty when this checkout kept only its site). */
+        /** The acquiring stack, innermost first (empty when this checkout kept none). */
         public StackTraceElement[] stack() {
-            return stack.stream().map(StackFrame::toStackTraceElement).toArray(StackTraceElement[]::new);
+            return origin.stack();
         }
     }
 
@@ -140,8 +142,8 @@ public final class CheckoutTracker {
     }
 
     /** Starts tracking {@code block}. Returns false when no slot was free. */
-    public boolean track(Object block, int tier, long nowNanos, String site, List<StackFrame> stack) {
-        Checkout checkout = new Checkout(block, queue, tier, nowNanos, site, stack);
+    public boolean track(Object block, int tier, long nowNanos, Origin origin) {
+        Checkout checkout = new Checkout(block, queue, tier, nowNanos, origin);
         // counted and listed before it is published in a slot: a return that finds it finds both set
         Bridge.tracked(1);
         enterFew(checkout);

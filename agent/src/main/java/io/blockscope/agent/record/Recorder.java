@@ -4,7 +4,6 @@ import io.blockscope.agent.bootstrap.Counters;
 import io.blockscope.agent.bootstrap.Sink;
 import io.blockscope.agent.profile.Component;
 import java.time.Duration;
-import java.util.List;
 
 /**
  * The agent's side of the bridge: everything the hot path samples lands here. Sampled checkouts
@@ -23,13 +22,6 @@ public final class Recorder extends Sink {
         void leaked(CheckoutTracker.Checkout checkout, CheckoutTracker.Reason reason);
     }
 
-    /**
-     * 1 in this many tracked checkouts also keeps its whole stack (for the first-leak log line); the
-     * others find only their site, a walk that stops early. Tracking is already a sample, so this
-     * only trims the cost of a sample, not what is found.
-     */
-    public static final int STACK_EVERY = 16;
-
     /** Columns of {@link #copySites()}. */
     public static final int CALLS = 0;
 
@@ -45,10 +37,8 @@ public final class Recorder extends Sink {
     private final InstanceRegistry instances;
     private final boolean copyEvents;
     private final long leakAgeNanos;
-    /** Bounds the sampled checkouts tracked a second: each costs a stack walk. */
+    /** Bounds the sampled checkouts tracked a second: each costs a stack capture. */
     private final RateBudget trackBudget;
-    /** Sampled checkouts so far; racy on purpose, it only spreads the full stack captures. */
-    private int sampledCheckouts;
 
     public Recorder(
             SiteResolver sites,
@@ -105,14 +95,9 @@ public final class Recorder extends Sink {
         tracker.pollCollected();
         long now = System.nanoTime();
         if (!trackBudget.tryAcquire(now)) {
-            return; // over this second's budget: not tracked, and no stack walked
+            return; // over this second's budget: not tracked, and no stack captured
         }
-        if (sampledCheckouts++ % STACK_EVERY == 0) {
-            SiteResolver.Located located = sites.locate();
-            tracker.track(block, tier, now, located.site(), located.frames());
-        } else {
-            tracker.track(block, tier, now, sites.site(), List.of());
-        }
+        tracker.track(block, tier, now, sites.capture());
     }
 
     @Override

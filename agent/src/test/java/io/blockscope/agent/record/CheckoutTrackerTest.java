@@ -23,12 +23,25 @@ class CheckoutTrackerTest {
         }
     });
 
-    private static final List<StackWalker.StackFrame> NO_STACK = List.of();
+    /** A checkout taken at {@code site}, with no stack. */
+    private static CheckoutTracker.Origin at(String site) {
+        return new CheckoutTracker.Origin() {
+            @Override
+            public String site() {
+                return site;
+            }
+
+            @Override
+            public StackTraceElement[] stack() {
+                return new StackTraceElement[0];
+            }
+        };
+    }
 
     @Test
     void aReturnEndsTheCheckoutWithItsHoldTime() {
         Object block = new Object();
-        assertTrue(tracker.track(block, 0, 1_000, "a.B.c:1", NO_STACK));
+        assertTrue(tracker.track(block, 0, 1_000, at("a.B.c:1")));
         assertTrue(tracker.live() > 0);
         tracker.returned(new Object(), () -> 2_000L); // another block: no match
         assertEquals(List.of(), held);
@@ -52,13 +65,13 @@ class CheckoutTrackerTest {
     }
 
     private void trackAndDrop() {
-        tracker.track(new Object(), 0, System.nanoTime(), "com.acme.Reader.read:7", NO_STACK);
+        tracker.track(new Object(), 0, System.nanoTime(), at("com.acme.Reader.read:7"));
     }
 
     @Test
     void aBlockHeldPastTheAgeIsAnAgeLeakOnce() {
         Object block = new Object();
-        tracker.track(block, 1, 0, "com.acme.Holder.hold:3", NO_STACK);
+        tracker.track(block, 1, 0, at("com.acme.Holder.hold:3"));
         tracker.expire(999, 1_000);
         assertEquals(List.of(), leaks);
         tracker.expire(1_001, 1_000);
@@ -75,7 +88,7 @@ class CheckoutTrackerTest {
         for (int i = 0; i < 1_000; i++) {
             Object block = new Object();
             blocks.add(block);
-            if (tracker.track(block, 0, 0, "s", NO_STACK)) {
+            if (tracker.track(block, 0, 0, at("s"))) {
                 tracked++;
             }
         }
@@ -109,7 +122,7 @@ class CheckoutTrackerTest {
         for (int i = 0; i < 20; i++) {
             Object block = new Object();
             blocks.add(block);
-            assertTrue(big.track(block, 0, 0, "a.B.c:1", NO_STACK));
+            assertTrue(big.track(block, 0, 0, at("a.B.c:1")));
         }
         big.returned(new Object(), () -> 1L);
         assertEquals(List.of(), held);
@@ -120,7 +133,7 @@ class CheckoutTrackerTest {
         assertEquals(0, big.live());
 
         Object one = new Object();
-        assertTrue(big.track(one, 0, 0, "a.B.c:1", NO_STACK));
+        assertTrue(big.track(one, 0, 0, at("a.B.c:1")));
         for (int i = 0; i < 1000; i++) {
             big.returned(new Object(), () -> 1L);
         }

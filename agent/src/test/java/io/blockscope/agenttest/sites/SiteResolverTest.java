@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.agent.bootstrap.Bridge;
+import io.blockscope.agent.record.CheckoutTracker;
 import io.blockscope.agent.record.SiteResolver;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,8 +18,8 @@ class SiteResolverTest {
             return resolver.site();
         }
 
-        static SiteResolver.Located locate(SiteResolver resolver) {
-            return resolver.locate();
+        static CheckoutTracker.Origin capture(SiteResolver resolver) {
+            return resolver.capture();
         }
     }
 
@@ -36,6 +37,10 @@ class SiteResolverTest {
     abstract static class BaseFilter {
         String inherited(SiteResolver resolver) {
             return Machinery.resolve(resolver);
+        }
+
+        CheckoutTracker.Origin captured(SiteResolver resolver) {
+            return Machinery.capture(resolver);
         }
     }
 
@@ -73,14 +78,45 @@ class SiteResolverTest {
     }
 
     @Test
-    void locateFindsTheSameSiteAndKeepsTheStackBelowTheAgent() {
+    void aCaptureNamesTheSiteItWasTakenAtWhenAskedLaterElsewhere() throws Exception {
         int line = currentLine() + 1;
-        SiteResolver.Located located = Machinery.locate(resolver);
+        CheckoutTracker.Origin origin = Machinery.capture(resolver);
+        // asked from another method on another thread, as a leak is reported: the capture's site
+        String[] site = new String[1];
+        Thread reporter = new Thread(() -> site[0] = origin.site());
+        reporter.start();
+        reporter.join();
         assertEquals(
-                SiteResolverTest.class.getName() + ".locateFindsTheSameSiteAndKeepsTheStackBelowTheAgent:" + line,
-                located.site());
-        assertEquals(Machinery.class.getName(), located.stack()[0].getClassName());
-        assertTrue(located.stack().length > 2 && located.stack().length <= 32, "depth " + located.stack().length);
+                SiteResolverTest.class.getName() + ".aCaptureNamesTheSiteItWasTakenAtWhenAskedLaterElsewhere:" + line,
+                site[0]);
+        StackTraceElement[] stack = origin.stack();
+        assertEquals(Machinery.class.getName(), stack[0].getClassName(), "the agent's own frames are left out");
+        assertEquals("capture", stack[0].getMethodName());
+        assertTrue(stack.length > 2 && stack.length <= 32, "depth " + stack.length);
+    }
+
+    @Test
+    void aCaptureInAWatchedInheritedMethodIsNamedAfterTheReceiverOfThatMoment() {
+        SiteResolver withReceivers =
+                new SiteResolver(List.of(Machinery.class.getName()), java.util.Set.of(BaseFilter.class.getName()));
+        Object[] slot = Bridge.receiverSlot();
+        CheckoutTracker.Origin origin;
+        slot[0] = ConcreteFilter.class;
+        slot[1] = "captured";
+        try {
+            origin = new ConcreteFilter().captured(withReceivers);
+        } finally {
+            slot[0] = null;
+            slot[1] = null;
+        }
+        assertEquals(
+                ConcreteFilter.class.getName() + ".captured", origin.site(), "named after the receiver it had then");
+        assertTrue(
+                new ConcreteFilter()
+                        .captured(withReceivers)
+                        .site()
+                        .startsWith(BaseFilter.class.getName() + ".captured:"),
+                "no watched call in progress: the declaring class, with its line");
     }
 
     @Test

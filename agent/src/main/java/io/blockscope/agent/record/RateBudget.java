@@ -8,8 +8,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * No lock and no allocation; asked only for sampled events, so the CAS never sees contention worth
  * the name.
  *
- * <p>Why a budget on top of a sampling rate: a sample's cost (a stack capture, a tracking record) is paid per sample, and
- * 1 in N of a busy server's checkouts is thousands a second, far more than leak detection needs.
+ * <p>Why a budget on top of a sampling rate: a sample's cost (a stack capture, a tracking record)
+ * is paid per sample, and 1 in N of a busy server's checkouts is thousands a second, far more than
+ * leak detection needs.
  * A time budget bounds that cost however busy the server gets, and leaves a quiet server's sampling
  * as it was.
  */

@@ -73,7 +73,33 @@ final class PrometheusServer implements AutoCloseable {
             throws IOException, InterruptedException {
         Files.createDirectories(workDir);
         Path binary = options.version().prometheus();
-        int port = freePort();
+        // The port is free when picked; another process can bind it before Prometheus does.
+        for (int attempt = 1; ; attempt++) {
+            PrometheusServer server = launch(workDir, binary, freePort(), targets, ruleFiles, options);
+            try {
+                server.awaitReady();
+            } catch (IllegalStateException e) {
+                if (attempt == 3 || !server.logTail().contains("address already in use")) {
+                    throw e;
+                }
+                continue;
+            }
+            String version = server.version();
+            if (!version.startsWith(options.version().major() + ".")) {
+                server.close();
+                throw new IllegalStateException(binary + " reports version '" + version + "', not "
+                        + options.version()
+                        + (version.isEmpty()
+                                ? " (a go install without -ldflags: build it with .ci/prometheus3.sh)"
+                                : ""));
+            }
+            return server;
+        }
+    }
+
+    private static PrometheusServer launch(
+            Path workDir, Path binary, int port, List<String> targets, List<Path> ruleFiles, Options options)
+            throws IOException {
         ObjectNode config = RuleFile.YAML.createObjectNode();
         config.putObject("global")
                 .put("scrape_interval", "1s")
@@ -117,15 +143,7 @@ final class PrometheusServer implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
-        PrometheusServer server = new PrometheusServer(process, log, URI.create("http://127.0.0.1:" + port));
-        server.awaitReady();
-        String version = server.version();
-        if (!version.startsWith(options.version().major() + ".")) {
-            server.close();
-            throw new IllegalStateException(binary + " reports version '" + version + "', not " + options.version()
-                    + (version.isEmpty() ? " (a go install without -ldflags: build it with .ci/prometheus3.sh)" : ""));
-        }
-        return server;
+        return new PrometheusServer(process, log, URI.create("http://127.0.0.1:" + port));
     }
 
     /** The release the server reports, e.g. {@code 3.16.0}. */
@@ -208,7 +226,7 @@ final class PrometheusServer implements AutoCloseable {
     private void awaitReady() throws InterruptedException {
         boolean ready = await(Duration.ofSeconds(30), () -> {
             if (!process.isAlive()) {
-                return false;
+                return true; // no use waiting: the check below reports it
             }
             try {
                 return http.send(
@@ -224,9 +242,11 @@ final class PrometheusServer implements AutoCloseable {
                 return false;
             }
         });
-        if (!ready) {
+        boolean exited = !process.isAlive();
+        if (!ready || exited) {
             close();
-            throw new IllegalStateException("Prometheus did not become ready in 30 s:\n" + logTail());
+            throw new IllegalStateException(
+                    (exited ? "Prometheus exited:\n" : "Prometheus did not become ready in 30 s:\n") + logTail());
         }
     }
 

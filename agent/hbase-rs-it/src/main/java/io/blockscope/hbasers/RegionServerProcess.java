@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -27,7 +28,9 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
  * A standalone HBase 2.6 ({@code HMaster start} with {@code hbase.cluster.distributed=false}: master,
  * RegionServer and ZooKeeper in one JVM) with an offheap BucketCache, in its own JVM, configured only
  * through an {@code hbase-site.xml} in a temporary conf directory at the front of its class path.
- * Everything it writes stays in that temporary directory; every port is picked free at start.
+ * Everything it writes stays in that temporary directory. The master's and the RegionServer's RPC
+ * ports are 0, bound by the kernel; ZooKeeper's, which clients must know in advance, is picked free
+ * and picked again should another process take it before HBase binds it.
  */
 final class RegionServerProcess implements AutoCloseable {
 
@@ -44,6 +47,10 @@ final class RegionServerProcess implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
     private static final Pattern METRICS_URL = Pattern.compile("metrics at (http://\\S+/metrics)");
     private static final String READY = "Master has completed initialization";
+    /** HMasterCommandLine's words when ZooKeeper could not have the client port it was given. */
+    private static final String ZOOKEEPER_PORT_TAKEN = "Could not start ZK at requested port of ";
+
+    private static final int ZOOKEEPER_PORT_ATTEMPTS = 3;
 
     private final Process process;
     private final Path dir;
@@ -213,6 +220,11 @@ final class RegionServerProcess implements AutoCloseable {
                 "the RegionServer did not initialize within " + START_TIMEOUT + "; log tail:\n" + logTail(80));
     }
 
+    /** Whether this server exited because ZooKeeper's client port was taken when it bound it. */
+    private boolean lostZooKeeperPort() {
+        return !process.isAlive() && lines().stream().anyMatch(l -> l.contains(ZOOKEEPER_PORT_TAKEN));
+    }
+
     @Override
     public void close() {
         // Killed, not shut down: its data is thrown away, and HBase's orderly shutdown takes seconds.
@@ -259,6 +271,7 @@ final class RegionServerProcess implements AutoCloseable {
         private Path agentJar;
         private final List<String> jvmOptions = new ArrayList<>();
         private final Map<String, String> site = new LinkedHashMap<>();
+        private IntSupplier zookeeperPorts = RegionServerProcess::freePort;
 
         /** The {@code java} executable the server runs on (default: the test's own). */
         Builder java(Path executable) {
@@ -290,11 +303,38 @@ final class RegionServerProcess implements AutoCloseable {
             return this;
         }
 
+        /** Where ZooKeeper's client port comes from (default: a port free when asked). */
+        Builder zookeeperPorts(IntSupplier ports) {
+            this.zookeeperPorts = ports;
+            return this;
+        }
+
+        /**
+         * Starts the server and waits until its master has initialized. A ZooKeeper port that another
+         * process took between its pick and HBase's bind is picked again, up to three times in all.
+         */
         RegionServerProcess start() {
+            for (int attempt = 1; ; attempt++) {
+                RegionServerProcess server = launch(zookeeperPorts.getAsInt());
+                try {
+                    server.awaitReady();
+                    return server;
+                } catch (RuntimeException | Error e) {
+                    boolean again = attempt < ZOOKEEPER_PORT_ATTEMPTS && server.lostZooKeeperPort();
+                    server.close();
+                    if (!again) {
+                        throw e;
+                    }
+                    System.err.println("ZooKeeper's port " + server.zkPort
+                            + " was taken before HBase bound it; starting again on another");
+                }
+            }
+        }
+
+        private RegionServerProcess launch(int zkPort) {
             try {
                 Path dir = Files.createTempDirectory("blockscope-rs-");
                 Path conf = Files.createDirectories(dir.resolve("conf"));
-                int zkPort = freePort();
                 Map<String, String> props = new LinkedHashMap<>();
                 props.put("hbase.cluster.distributed", "false");
                 props.put("hbase.rootdir", dir.resolve("root").toUri().toString());
@@ -302,8 +342,9 @@ final class RegionServerProcess implements AutoCloseable {
                 props.put("hbase.zookeeper.property.dataDir", dir.resolve("zk").toString());
                 props.put("hbase.zookeeper.property.clientPort", Integer.toString(zkPort));
                 props.put("hbase.zookeeper.quorum", "127.0.0.1");
-                props.put("hbase.master.port", Integer.toString(freePort()));
-                props.put("hbase.regionserver.port", Integer.toString(freePort()));
+                // 0: the kernel picks at bind, so no other process can take them first.
+                props.put("hbase.master.port", "0");
+                props.put("hbase.regionserver.port", "0");
                 props.put("hbase.master.info.port", "-1");
                 props.put("hbase.regionserver.info.port", "-1");
                 // The local file system has no hflush: standalone HBase's own advice for file:// roots.
@@ -363,14 +404,7 @@ final class RegionServerProcess implements AutoCloseable {
                         .redirectOutput(log.toFile())
                         .start();
                 process.getOutputStream().close();
-                RegionServerProcess server = new RegionServerProcess(process, dir, log, zkPort, java, started);
-                try {
-                    server.awaitReady();
-                } catch (RuntimeException | Error e) {
-                    server.close();
-                    throw e;
-                }
-                return server;
+                return new RegionServerProcess(process, dir, log, zkPort, java, started);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -52,7 +52,6 @@ class HBaseDemoTest {
         env.put("JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
         env.put("ACT_SECONDS", "10");
         env.put("DEMO_KEEP", "0");
-        env.put("PROM_PORT", Integer.toString(RegionServerProcess.freePort()));
         Process demo = builder.start();
         boolean done = demo.waitFor(10, TimeUnit.MINUTES);
         if (!done) {

@@ -2,6 +2,7 @@ package io.blockscope.hbasers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.blockscope.exporter.testing.PrometheusServer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -70,28 +71,35 @@ final class Prometheus implements AutoCloseable {
         Files.createDirectories(dir);
         Path configFile = dir.resolve("prometheus.yml");
         Files.writeString(configFile, config);
-        int port = RegionServerProcess.freePort();
         Path log = dir.resolve("prometheus.log");
-        Process process = new ProcessBuilder(
-                        binary().toString(),
-                        "--config.file=" + configFile,
-                        "--storage.tsdb.path=" + dir.resolve("tsdb"),
-                        "--web.listen-address=127.0.0.1:" + port,
-                        "--enable-feature=native-histograms",
-                        "--log.level=warn")
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        Prometheus prometheus = new Prometheus(process, log, URI.create("http://127.0.0.1:" + port));
-        Instant deadline = Instant.now().plusSeconds(30);
-        while (!prometheus.ready()) {
-            if (!process.isAlive() || Instant.now().isAfter(deadline)) {
-                prometheus.close();
-                throw new AssertionError("Prometheus did not start; its log:\n" + prometheus.logText());
+        // The port is free when picked; another process can bind it before Prometheus does.
+        attempts:
+        for (int attempt = 1; ; attempt++) {
+            int port = RegionServerProcess.freePort();
+            Process process = new ProcessBuilder(
+                            binary().toString(),
+                            "--config.file=" + configFile,
+                            "--storage.tsdb.path=" + dir.resolve("tsdb"),
+                            "--web.listen-address=127.0.0.1:" + port,
+                            "--enable-feature=native-histograms",
+                            "--log.level=warn")
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
+            Prometheus prometheus = new Prometheus(process, log, URI.create("http://127.0.0.1:" + port));
+            Instant deadline = Instant.now().plusSeconds(30);
+            while (!prometheus.ready()) {
+                if (!process.isAlive() || Instant.now().isAfter(deadline)) {
+                    prometheus.close();
+                    if (attempt < 3 && prometheus.logText().contains(PrometheusServer.PORT_TAKEN)) {
+                        continue attempts;
+                    }
+                    throw new AssertionError("Prometheus did not start; its log:\n" + prometheus.logText());
+                }
+                RegionServerProcess.sleep(200);
             }
-            RegionServerProcess.sleep(200);
+            return prometheus;
         }
-        return prometheus;
     }
 
     private boolean ready() {

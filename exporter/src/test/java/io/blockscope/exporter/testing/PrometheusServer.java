@@ -27,6 +27,9 @@ public final class PrometheusServer implements AutoCloseable {
     public static final Path BINARY = Path.of("/usr/bin/prometheus");
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** What Prometheus logs when its listen address is bound already. */
+    public static final String PORT_TAKEN = "address already in use";
+
     private final Process process;
     private final Path dir;
     private final int port;
@@ -55,19 +58,28 @@ public final class PrometheusServer implements AutoCloseable {
                         + "  - job_name: blockscope\n"
                         + "    static_configs:\n"
                         + "      - targets: [" + targetList + "]\n");
-        int port = freePort();
-        ProcessBuilder pb = new ProcessBuilder(
-                BINARY.toString(),
-                "--config.file=" + dir.resolve("prometheus.yml"),
-                "--storage.tsdb.path=" + dir.resolve("data"),
-                "--web.listen-address=127.0.0.1:" + port,
-                "--enable-feature=native-histograms",
-                "--log.level=warn");
-        pb.redirectErrorStream(true);
-        pb.redirectOutput(dir.resolve("prometheus.log").toFile());
-        PrometheusServer server = new PrometheusServer(pb.start(), dir, port);
-        server.awaitReady(Duration.ofSeconds(30));
-        return server;
+        // The port is free when picked; another process can bind it before Prometheus does.
+        for (int attempt = 1; ; attempt++) {
+            int port = freePort();
+            ProcessBuilder pb = new ProcessBuilder(
+                    BINARY.toString(),
+                    "--config.file=" + dir.resolve("prometheus.yml"),
+                    "--storage.tsdb.path=" + dir.resolve("data"),
+                    "--web.listen-address=127.0.0.1:" + port,
+                    "--enable-feature=native-histograms",
+                    "--log.level=warn");
+            pb.redirectErrorStream(true);
+            pb.redirectOutput(dir.resolve("prometheus.log").toFile());
+            PrometheusServer server = new PrometheusServer(pb.start(), dir, port);
+            try {
+                server.awaitReady(Duration.ofSeconds(30));
+                return server;
+            } catch (AssertionError e) {
+                if (attempt == 3 || !server.log().contains(PORT_TAKEN)) {
+                    throw e;
+                }
+            }
+        }
     }
 
     public URI uri(String path) {

@@ -64,12 +64,34 @@ final class ChildProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** The first line logged so far that matches {@code pattern}, waiting for one up to {@code timeout}. */
+    Matcher awaitLogged(Pattern pattern, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            for (String line : lines()) {
+                Matcher m = pattern.matcher(line);
+                if (m.find()) {
+                    return m;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(
+                        name + " did not log " + pattern + " in " + timeout.toSeconds() + " s:\n" + tail());
+            }
+            Thread.sleep(100);
+        }
+    }
+
     String tail() {
+        List<String> lines = lines();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    }
+
+    private List<String> lines() {
         try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+            return Files.readAllLines(log);
         } catch (IOException e) {
-            return "(no log: " + e + ")";
+            return List.of("(no log: " + e + ")");
         }
     }
 

@@ -50,6 +50,7 @@ class DashboardsEndToEndIT {
 
     private static final String FILTER = "io.blockscope.dashboards.e2e.CopyingValueFilter";
     private static final Pattern LISTENING = Pattern.compile("blockscope-example-server listening on (http://\\S+)");
+    private static final Pattern AGENT_METRICS = Pattern.compile("metrics at http://(127\\.0\\.0\\.1:\\d+)/metrics");
     /** Scans through the copying filter: long enough for the 1 minute copy rate to pass 4 MiB/s. */
     private static final Duration LOAD = Duration.ofSeconds(25);
 
@@ -71,8 +72,6 @@ class DashboardsEndToEndIT {
                 Files.exists(filterClasses.resolve(FILTER.replace('.', '/') + ".class")),
                 FILTER + " is not compiled into " + filterClasses);
 
-        int metricsPort = PrometheusServer.freePort();
-        String target = "127.0.0.1:" + metricsPort;
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classPath = serverJar + File.pathSeparator + filterClasses;
         Path alerts = dir.resolve("alerts.yml");
@@ -87,7 +86,7 @@ class DashboardsEndToEndIT {
                         // Track every checkout and count any checkout older than 1 ms at a scrape as an (age)
                         // leak: the filter's slow cells hold a block for 5 ms now and then, so the leak
                         // panels get series. Sample copies often so sites show up within seconds.
-                        "-javaagent:" + agentJar + "=" + target
+                        "-javaagent:" + agentJar + "=127.0.0.1:0"
                                 + ",leak.sample=1,leak.rate=0,leak.age=1ms,copy.sample=64",
                         "-cp",
                         classPath,
@@ -106,6 +105,9 @@ class DashboardsEndToEndIT {
                 dir.resolve("server.log"),
                 LISTENING)) {
             String url = server.awaitLine(Duration.ofSeconds(90)).group(1);
+            // The agent's port is the kernel's pick: one picked here could be taken before the agent binds it.
+            String target =
+                    server.awaitLogged(AGENT_METRICS, Duration.ofSeconds(30)).group(1);
 
             try (PrometheusServer prometheus = PrometheusServer.start(
                             dir.resolve("prometheus-default"),

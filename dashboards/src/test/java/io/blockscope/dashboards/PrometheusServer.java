@@ -276,7 +276,7 @@ final class PrometheusServer implements AutoCloseable {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
-    static int freePort() throws IOException {
+    private static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }

@@ -3,6 +3,7 @@ package io.blockscope.agent.bootstrap;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ThreadLocalRandom;
+import jdk.internal.vm.annotation.DontInline;
 
 /**
  * The static entry points inlined advice calls. This class and {@link Counters} and {@link Sink}
@@ -13,6 +14,12 @@ import java.util.concurrent.ThreadLocalRandom;
  * into the thread's own row ({@link Counter}); checkouts are sampled by a countdown kept in that
  * row, copies by a {@link ThreadLocalRandom} draw (its state lives in the {@code Thread} object): no
  * contention, no thread-local map lookup.
+ *
+ * <p>Every call into the sink goes through a {@link DontInline} method: C2 counts a call site run a
+ * hundred times as hot, so it would inline the whole sampled path (the sink, the tracker, a stack
+ * capture) into each instrumented cache method, which then grows past what C2 inlines into its own
+ * callers. Out of line, the advice adds a few dozen bytes of code to the host method. HotSpot honours
+ * the annotation in classes of the bootstrap loader only, where this class is loaded.
  */
 public final class Bridge {
 
@@ -165,8 +172,13 @@ public final class Bridge {
                 ? CounterRows.incrementAndSample(Counters.hitColumn(tier), checkoutSample)
                 : Counters.UNCOUNTED_CHECKOUTS[tier].incrementAndSample(checkoutSample);
         if (sampled) {
-            sink.checkout(tier, block);
+            sampledCheckout(tier, block);
         }
+    }
+
+    @DontInline
+    private static void sampledCheckout(int tier, Object block) {
+        sink.checkout(tier, block);
     }
 
     /** A block given back to tier {@code tier}'s cache (or released, for reference-counted blocks). */
@@ -195,8 +207,13 @@ public final class Bridge {
         }
         CounterRows.add(Counters.returnColumn(returnedTier), 1L);
         if (block != null && trackedCheckouts != 0) {
-            sink.returned(returnedTier, block);
+            returnWhileTracking(returnedTier, block);
         }
+    }
+
+    @DontInline
+    private static void returnWhileTracking(int tier, Object block) {
+        sink.returned(tier, block);
     }
 
     /** A copy of {@code bytes} bytes of component {@code component} onto the heap. */
@@ -208,19 +225,24 @@ public final class Bridge {
         int rate = copySample;
         if (rate > 0) {
             if (rate == 1 || ThreadLocalRandom.current().nextInt(rate) == 0) {
-                sink.copy(probe, component, bytes, rate, bytes * rate);
+                sampledCopy(probe, component, bytes, rate, bytes * rate);
             }
             return;
         }
         long every = copySampleBytes;
         if (every > 0 && bytes > 0) {
             if (bytes >= every) {
-                sink.copy(probe, component, bytes, 1, bytes);
+                sampledCopy(probe, component, bytes, 1, bytes);
             } else if (ThreadLocalRandom.current().nextLong(every) < bytes) {
                 // sampled with probability bytes/every: stands for every/bytes calls and every bytes
-                sink.copy(probe, component, bytes, (every + bytes / 2) / bytes, every);
+                sampledCopy(probe, component, bytes, (every + bytes / 2) / bytes, every);
             }
         }
+    }
+
+    @DontInline
+    private static void sampledCopy(int probe, int component, long bytes, long calls, long estimatedBytes) {
+        sink.copy(probe, component, bytes, calls, estimatedBytes);
     }
 
     /**
@@ -251,8 +273,13 @@ public final class Bridge {
         if (lastInstance[slot] != hash && lastInstance[slot + 1] != hash) {
             lastInstance[slot + 1] = lastInstance[slot];
             lastInstance[slot] = hash;
-            sink.instance(probe, instance);
+            newInstance(probe, instance);
         }
+    }
+
+    @DontInline
+    private static void newInstance(int probe, Object instance) {
+        sink.instance(probe, instance);
     }
 
     /**
@@ -276,18 +303,23 @@ public final class Bridge {
         int rate = copySample;
         if (rate > 0) {
             if (rate == 1 || ThreadLocalRandom.current().nextInt(rate) == 0) {
-                sink.heapFallback(probe, reason, bytes, rate, bytes * rate);
+                sampledFallback(probe, reason, bytes, rate, bytes * rate);
             }
             return;
         }
         long every = copySampleBytes;
         if (every > 0 && bytes > 0) {
             if (bytes >= every) {
-                sink.heapFallback(probe, reason, bytes, 1, bytes);
+                sampledFallback(probe, reason, bytes, 1, bytes);
             } else if (ThreadLocalRandom.current().nextLong(every) < bytes) {
-                sink.heapFallback(probe, reason, bytes, (every + bytes / 2) / bytes, every);
+                sampledFallback(probe, reason, bytes, (every + bytes / 2) / bytes, every);
             }
         }
+    }
+
+    @DontInline
+    private static void sampledFallback(int probe, int reason, long bytes, long calls, long estimatedBytes) {
+        sink.heapFallback(probe, reason, bytes, calls, estimatedBytes);
     }
 
     /**

@@ -292,7 +292,14 @@ class CacheProbesIT {
         assertTrue(Files.size(recording) > 0, "no recording at " + recording);
         Path jfr = Path.of(System.getProperty("java.home"), "bin", "jfr");
         Process print = new ProcessBuilder(
-                        jfr.toString(), "print", "--events", "blockscope.CopyToHeap", recording.toString())
+                        // the filter's frame is the sixth; jfr print shows five unless told
+                        jfr.toString(),
+                        "print",
+                        "--stack-depth",
+                        "16",
+                        "--events",
+                        "blockscope.CopyToHeap",
+                        recording.toString())
                 .redirectErrorStream(true)
                 .start();
         String text = new String(print.getInputStream().readAllBytes());

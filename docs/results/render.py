@@ -75,7 +75,9 @@ BUILDS = {"nowalk": "diagnostic build: no site walk",
           "occ": "build with leak.rate, occupancy at construction only",
           "rows": "build with lean counter rows",
           "flat": "build with all rows in one array",
-          "cap": "build that captures a tracked checkout's stack and names it only for a leak"}
+          "cap": "build that captures a tracked checkout's stack and names it only for a leak",
+          "now": "build on main before the sink calls went out of line (agent classes as cap)",
+          "dontinline": "build with every sink call out of line (@DontInline)"}
 
 
 def overhead_label(raw, name=""):

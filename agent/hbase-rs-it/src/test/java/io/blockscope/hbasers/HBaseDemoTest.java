@@ -75,6 +75,13 @@ class HBaseDemoTest {
         assertAll(
                 () -> assertFalse(act1.contains(FILTER_SITE), "the filter is not in the healthy act:\n" + act1),
                 () -> assertFalse(act1.contains(LEAK_SITE), "nor is the coprocessor:\n" + act1),
+                // a healthy server leaks nothing: two CI runs in seven reported a gc leak here, a shared
+                // block's checkout whose own release the tracker never saw (docs/demo.md)
+                () -> assertTrue(
+                        Pattern.compile("leaked references +0 new")
+                                .matcher(act1)
+                                .find(),
+                        "no leak on the healthy path:\n" + act1),
                 () -> assertTrue(act2.contains("site " + FILTER_SITE), "the filter is act 2's copy site:\n" + act2),
                 () -> assertTrue(
                         act3.contains("acquired at " + LEAK_SITE),
@@ -95,6 +102,11 @@ class HBaseDemoTest {
                                 .find(),
                         alerts),
                 () -> assertTrue(alerts.contains("started: " + LEAK_SITE), alerts),
+                () -> assertFalse(
+                        Pattern.compile("BlockscopeBlockRefLeak: firing at act [12] ")
+                                .matcher(alerts)
+                                .find(),
+                        "the leak alert stays quiet before the leak:\n" + alerts),
                 () -> assertTrue(out.contains("RegionServer     ZooKeeper 127.0.0.1:"), "where the server is:\n" + out),
                 () -> assertTrue(out.contains("dashboards/grafana/*.json"), "where the dashboards are"));
         for (String line : List.of(act2.split("\n"))) {

@@ -190,6 +190,13 @@ public final class Bridge {
      * A block given back to tier {@code tier}'s cache. With {@code matched} it counts only if
      * {@code block} is checked out (see {@link #matchReturns}), under the tier that handed it out;
      * otherwise it always counts, under {@code tier}.
+     *
+     * <p>While checkouts are tracked, every release goes to the sink, matched or not. A block object
+     * can have several holders (HBase's BucketCache hands the same object to every reader while the
+     * block waits in its RAM cache, and the reader that loaded it and the cache's writer release it
+     * too): another holder's release can be matched to a checkout in the moment before that
+     * checkout's tracking starts, and the checkout's own release, unmatched by then, must still end
+     * it, or the collected block would be reported as leaked.
      */
     public static void blockReturn(int tier, boolean matched, Object block) {
         if (paused) {
@@ -199,15 +206,14 @@ public final class Bridge {
         int returnedTier = tier;
         if (matched) {
             returnedTier = block == null || table == null ? -1 : table.remove(block);
-            if (returnedTier < 0) {
-                return;
-            }
         } else if (table != null && block != null) {
             table.remove(block);
         }
-        CounterRows.add(Counters.returnColumn(returnedTier), 1L);
+        if (returnedTier >= 0) {
+            CounterRows.add(Counters.returnColumn(returnedTier), 1L);
+        }
         if (block != null && trackedCheckouts != 0) {
-            returnWhileTracking(returnedTier, block);
+            returnWhileTracking(returnedTier >= 0 ? returnedTier : tier, block);
         }
     }
 

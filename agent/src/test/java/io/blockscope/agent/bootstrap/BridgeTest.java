@@ -11,10 +11,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The hot path's counting and sampling, called directly (no instrumentation). */
+@ExtendWith(BridgeIsolation.class)
 class BridgeTest {
 
     private final AtomicInteger checkouts = new AtomicInteger();
@@ -53,24 +54,11 @@ class BridgeTest {
         }
     };
 
-    /**
-     * The bridge's count of tracked checkouts is global: checkouts other tests' trackers left behind
-     * would send this test's returns to the sink. Set aside for each test, and put back after.
-     */
-    private int trackedElsewhere;
-
-    @BeforeEach
-    void setTrackedCheckoutsAside() {
-        trackedElsewhere = Bridge.trackedCheckouts();
-        Bridge.tracked(-trackedElsewhere);
-    }
-
+    /** This test's own checkouts still tracked: taken out of the bridge's count (see BridgeIsolation). */
     @AfterEach
-    void uninstall() {
-        Bridge.tracked(trackedElsewhere - tracked.size());
+    void untrackLeftovers() {
+        Bridge.tracked(-tracked.size());
         tracked.clear();
-        Bridge.install(Sink.NONE, 0, 0);
-        Bridge.matchReturns(0);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.blockscope.agent.bootstrap.Bridge;
+import io.blockscope.agent.bootstrap.BridgeIsolation;
 import io.blockscope.agent.bootstrap.Counters;
 import io.blockscope.agent.bootstrap.Sink;
 import java.lang.ref.WeakReference;
@@ -11,9 +12,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Leak tracking of a block object that several holders share, through the bridge with returns
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * BucketCache hands the very same block object to every reader while the block waits in its RAM
  * cache for the writer thread; the reader that loaded it and the writer release that object too.
  */
+@ExtendWith(BridgeIsolation.class)
 class SharedBlockTrackingTest {
 
     private static final int TIER = 1;
@@ -40,20 +42,20 @@ class SharedBlockTrackingTest {
             (tier, nanos) -> holdTimes.incrementAndGet(),
             (checkout, reason) -> leaks.add(reason.label()));
 
-    /** The bridge's count of tracked checkouts is global: set aside what other tests left. */
-    private int trackedElsewhere;
+    /** The bridge's sink: the agent's recorder, with {@code beforeTracking} run first on each checkout. */
+    private Sink recorderAfter(Consumer<Object> beforeTracking) {
+        return new Sink() {
+            @Override
+            public void checkout(int tier, Object block) {
+                beforeTracking.accept(block);
+                recorder.checkout(tier, block);
+            }
 
-    @BeforeEach
-    void setTrackedCheckoutsAside() {
-        trackedElsewhere = Bridge.trackedCheckouts();
-        Bridge.tracked(-trackedElsewhere);
-    }
-
-    @AfterEach
-    void uninstall() {
-        Bridge.install(Sink.NONE, 0, 0);
-        Bridge.matchReturns(0);
-        Bridge.tracked(trackedElsewhere);
+            @Override
+            public void returned(int tier, Object block) {
+                recorder.returned(tier, block);
+            }
+        };
     }
 
     /**
@@ -66,21 +68,8 @@ class SharedBlockTrackingTest {
     @Test
     void aCheckoutWhoseBlockAnotherHolderReleasedBeforeItsTrackingStartedEndsWithItsOwnRelease()
             throws InterruptedException {
-        Bridge.install(
-                new Sink() {
-                    @Override
-                    public void checkout(int tier, Object block) {
-                        Bridge.blockReturn(TIER, true, block); // the loading reader's release
-                        recorder.checkout(tier, block);
-                    }
-
-                    @Override
-                    public void returned(int tier, Object block) {
-                        recorder.returned(tier, block);
-                    }
-                },
-                1,
-                0);
+        // the loading reader's release, before the tracking starts
+        Bridge.install(recorderAfter(block -> Bridge.blockReturn(TIER, true, block)), 1, 0);
         Bridge.matchReturns(64);
         long returns = Counters.RETURNS[TIER].sum();
 
@@ -108,20 +97,7 @@ class SharedBlockTrackingTest {
     /** The usual case keeps working: a shared block's checkouts each end with a release. */
     @Test
     void twoCheckoutsOfOneBlockEndWithTheirTwoReleases() {
-        Bridge.install(
-                new Sink() {
-                    @Override
-                    public void checkout(int tier, Object block) {
-                        recorder.checkout(tier, block);
-                    }
-
-                    @Override
-                    public void returned(int tier, Object block) {
-                        recorder.returned(tier, block);
-                    }
-                },
-                1,
-                0);
+        Bridge.install(recorderAfter(block -> {}), 1, 0);
         Bridge.matchReturns(64);
         Object block = new Object();
         Bridge.blockHit(TIER, true, true, block);

@@ -65,6 +65,17 @@ class BucketCacheStressTest {
 
     private record Held(int id, Block block) {}
 
+    /** Checks a held block's bytes and gives it back, the return in finally. */
+    private static void returnChecked(BucketCache cache, Held h, LongAdder corrupt) {
+        try {
+            if (!intact(h.block(), h.id())) {
+                corrupt.increment();
+            }
+        } finally {
+            cache.returnBlock(key(h.id()), h.block());
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Setup.class)
     void readersNeverSeeACorruptBlockAndTheBooksBalance(Setup setup) throws Exception {
@@ -85,20 +96,17 @@ class BucketCacheStressTest {
                 int id = random.nextInt(KEYS);
                 Block block = cache.getBlock(key(id), true, false, true);
                 if (block != null) {
+                    // held before it is looked at: a check that throws cannot keep it from being returned
+                    held.addLast(new Held(id, block));
                     hits.increment();
                     straddling.add(block.data().bufferCount() > 1 ? 1 : 0);
                     if (!intact(block, id)) {
                         corrupt.increment();
                     }
-                    held.addLast(new Held(id, block));
                 }
                 // keep a few blocks checked out across other threads' evictions and inserts
                 while (held.size() > 1 + random.nextInt(4)) {
-                    Held oldest = held.removeFirst();
-                    if (!intact(oldest.block(), oldest.id())) {
-                        corrupt.increment();
-                    }
-                    cache.returnBlock(key(oldest.id()), oldest.block());
+                    returnChecked(cache, held.removeFirst(), corrupt);
                 }
             });
         }
@@ -116,13 +124,14 @@ class BucketCacheStressTest {
                 }
             });
         }
-        run.runFor(RUN);
-        for (ArrayDeque<Held> held : heldByReader) {
-            for (Held h : held) {
-                if (!intact(h.block(), h.id())) {
-                    corrupt.increment();
+        try {
+            run.runFor(RUN);
+        } finally {
+            // every block still held goes back, also when a thread failed and runFor rethrows
+            for (ArrayDeque<Held> held : heldByReader) {
+                while (!held.isEmpty()) {
+                    returnChecked(cache, held.removeFirst(), corrupt);
                 }
-                cache.returnBlock(key(h.id()), h.block());
             }
         }
 
@@ -148,8 +157,13 @@ class BucketCacheStressTest {
                 cached++;
                 assertEquals(0, cache.referenceCount(key(id)));
                 Block block = cache.getBlock(key(id), false, false, false);
-                assertTrue(intact(block, id), "cached block " + id + " at the end; " + summary);
-                cache.returnBlock(key(id), block);
+                boolean intact;
+                try {
+                    intact = intact(block, id);
+                } finally {
+                    cache.returnBlock(key(id), block);
+                }
+                assertTrue(intact, "cached block " + id + " at the end; " + summary);
             }
         }
         assertEquals(cached, cache.blockCount(), summary);

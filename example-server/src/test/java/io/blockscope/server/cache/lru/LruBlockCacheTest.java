@@ -233,11 +233,14 @@ class LruBlockCacheTest {
                 int id = random.nextInt(200);
                 Block b = cache.getBlock(key(id), true, false, true);
                 if (b != null) {
-                    hits.incrementAndGet();
-                    if (!intact(b, id)) {
-                        corrupt.incrementAndGet();
+                    try {
+                        hits.incrementAndGet();
+                        if (!intact(b, id)) {
+                            corrupt.incrementAndGet();
+                        }
+                    } finally {
+                        cache.returnBlock(key(id), b);
                     }
-                    cache.returnBlock(key(id), b);
                 }
             });
         }

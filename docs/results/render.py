@@ -77,7 +77,12 @@ BUILDS = {"nowalk": "diagnostic build: no site walk",
           "flat": "build with all rows in one array",
           "cap": "build that captures a tracked checkout's stack and names it only for a leak",
           "now": "build on main before the sink calls went out of line (agent classes as cap)",
-          "dontinline": "build with every sink call out of line (@DontInline)"}
+          "dontinline": "build with every sink call out of line (@DontInline)",
+          "main": "build on main (e5fbf0f)",
+          "diag": "diagnostic build",
+          "listed": "prototype: returns ruled out in the bridge by reference (results/returns-listed-in-bridge-prototype-2026-11-27.patch on e5fbf0f)"}
+# The diagnostic build's -Dblockscope.diag modes (results/counting-floor-diag-2026-11-27.patch)
+DIAG_MODES = {"0": "counting as on main", "1": "one plain store per count, no row lookup", "2": "no counting"}
 
 
 def overhead_label(raw, name=""):
@@ -110,6 +115,9 @@ def overhead_label(raw, name=""):
             variant = re.search(r"-(" + "|".join(BUILDS) + r")-\d+-[\d-]+\.json$", name)
         if variant:
             workload += ", " + BUILDS[variant.group(1)]
+        diag = re.search(r"-Dblockscope\.diag=(\d)", command)
+        if diag:
+            workload += ": " + DIAG_MODES[diag.group(1)]
     return workload
 
 

@@ -74,8 +74,17 @@ class DocsResultsTest {
                 }
             }
         }
+        // Both broken cases sit above the agent's overhead sections, whose pooled bootstraps are
+        // most of a check's time: the copy ends before them (the whole docs are the first test's).
+        Path benchmarks = docs.resolve("benchmarks.md");
+        String text = Files.readString(benchmarks);
+        int cut = text.indexOf("\n" + FIRST_SECTION_LEFT_OUT + "\n");
+        assertTrue(cut > 0, "benchmarks.md has no '" + FIRST_SECTION_LEFT_OUT + "' heading");
+        Files.writeString(benchmarks, text.substring(0, cut + 1));
         return docs;
     }
+
+    private static final String FIRST_SECTION_LEFT_OUT = "## Agent overhead (issue 5)";
 
     private static Result check(Path docs) throws Exception {
         Process p = new ProcessBuilder(

@@ -24,7 +24,7 @@ if [[ "${JMH_SKIP_BUILD:-0}" != 1 ]]; then
     (cd "$root_dir" && mvn -q -Dbuild.subdir="$subdir" -pl agent -am test-compile)
 fi
 m2=${M2_REPO:-$HOME/.m2/repository}
-cp="$module_dir/$subdir/test-classes:$module_dir/$subdir/classes:$root_dir/example-server/$subdir/classes"
+cp="$module_dir/$subdir/test-classes:$module_dir/$subdir/classes:$module_dir/units/$subdir/classes:$root_dir/example-server/$subdir/classes"
 cp="$cp:$m2/org/openjdk/jmh/jmh-core/1.37/jmh-core-1.37.jar:$m2/net/sf/jopt-simple/jopt-simple/5.0.4/jopt-simple-5.0.4.jar"
 cp="$cp:$m2/org/apache/commons/commons-math3/3.6.1/commons-math3-3.6.1.jar"
 java_bin="java"

@@ -2,10 +2,13 @@ package io.blockscope.agenttest.bench;
 
 import io.blockscope.agent.bootstrap.Bridge;
 import io.blockscope.agent.bootstrap.Sink;
+import io.blockscope.agent.config.AgentConfig;
+import io.blockscope.agent.config.AgentOptions;
 import io.blockscope.agent.record.Recorder;
 import io.blockscope.agent.record.SiteResolver;
-import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -29,7 +32,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * so the identity hash the probes take is paid for a fresh object, as in a server.
  *
  * <p>{@code config} sets the agent's options: {@code off} (no sampling, returns not matched),
- * {@code defaults} ({@code leak.sample=1024}, {@code copy.sample=1MiB}), {@code matched} (defaults,
+ * {@code defaults} (the agent's defaults: {@code leak.sample}, {@code leak.rate}, {@code leak.age},
+ * {@code tracked}, {@code copy.sample}), {@code matched} (defaults,
  * plus returns matched against checkouts, as the HBase profile's {@code release()} probe does), and
  * {@code every} (every checkout and copy sampled: the cost of one sample). Run with {@code -t 1} and
  * {@code -t 2} to see what two threads bumping the same counters cost each other.
@@ -51,6 +55,11 @@ public class ProbeCostBenchmark {
     private static final int TIER = 1;
     private static final int PROBE = 0;
     private static final int VALUE = 3;
+    /**
+     * The agent's own defaults, so that {@code defaults} follows them when they change (the port is
+     * required by the parser; no endpoint is opened here).
+     */
+    private static final AgentConfig DEFAULTS = AgentOptions.parse("9404", Map.of(), Set.of());
 
     @Param({"off", "defaults", "matched", "every"})
     public String config;
@@ -78,8 +87,8 @@ public class ProbeCostBenchmark {
                 break;
             case "defaults":
             case "matched":
-                leakSample = 1024;
-                copyBytes = 1L << 20;
+                leakSample = DEFAULTS.leakSample();
+                copyBytes = DEFAULTS.copySampleBytes();
                 break;
             case "every":
                 leakSample = 1;
@@ -93,9 +102,9 @@ public class ProbeCostBenchmark {
         Recorder recorder = new Recorder(
                 sites,
                 sites,
-                4096,
-                config.equals("every") ? 0 : 100, // leak.rate: the default, or no limit for "every"
-                Duration.ofSeconds(60),
+                DEFAULTS.tracked(),
+                config.equals("every") ? 0 : DEFAULTS.leakRate(), // no limit for "every": the cost of each sample
+                DEFAULTS.leakAge(),
                 false,
                 20,
                 4,

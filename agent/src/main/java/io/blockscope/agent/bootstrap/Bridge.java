@@ -168,10 +168,9 @@ public final class Bridge {
             }
             return;
         }
-        boolean sampled = counted
-                ? CounterRows.incrementAndSample(Counters.hitColumn(tier), checkoutSample)
-                : Counters.UNCOUNTED_CHECKOUTS[tier].incrementAndSample(checkoutSample);
-        if (sampled) {
+        // one column or the other, then one inlined count: two calls would inline the count twice
+        int column = counted ? Counters.hitColumn(tier) : Counters.uncountedCheckoutColumn(tier);
+        if (CounterRows.incrementAndSample(column, checkoutSample)) {
             sampledCheckout(tier, block);
         }
     }

@@ -19,6 +19,11 @@ public final class Counter {
         this.column = column;
     }
 
+    /** Its column in every thread's row. */
+    int column() {
+        return column;
+    }
+
     public void increment() {
         CounterRows.add(column, 1L);
     }

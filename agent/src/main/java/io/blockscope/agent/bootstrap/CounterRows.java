@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
+import jdk.internal.vm.annotation.DontInline;
 
 /**
  * The storage behind every {@link Counter}: one row of longs per thread, one column per counter.
@@ -121,14 +122,18 @@ final class CounterRows {
      * (0: none; 1: all). The decision is a countdown in the thread's row: the number of calls to skip
      * is drawn from the geometric distribution once per sample, so the sampled calls are exactly a
      * Bernoulli(1/rate) sample, at the price of a decrement per call instead of a random draw.
+     *
+     * <p>This method is inlined into every instrumented cache method, so it holds only the common
+     * case: the row, the count and the countdown. The rest (a new countdown, a thread without a row)
+     * runs out of line. Inlined, its random draws and logarithms were compiled into the advice of
+     * every lookup site, twice (counted and uncounted hits), because C2 had seen them run, once in
+     * about a thousand calls.
      */
     static boolean incrementAndSample(int column, int rate) {
-        Thread current = Thread.currentThread();
-        long tid = current.getId();
+        long tid = Thread.currentThread().getId();
         int row = home(tid) * STRIDE;
         if (TABLE[row + OWNER] != tid) {
-            addSlow(current, tid, column, 1L);
-            return rate == 1 || (rate > 1 && ThreadLocalRandom.current().nextInt(rate) == 0);
+            return incrementAndSampleWithoutRow(column, rate);
         }
         int i = row + FIRST_COLUMN + column;
         LONGS.setRelease(TABLE, i, TABLE[i] + 1L);
@@ -136,17 +141,37 @@ final class CounterRows {
             return rate == 1;
         }
         long skip = TABLE[row + SKIP];
-        if (TABLE[row + SKIP_RATE] != rate) {
-            // the thread's first sampled count, or the rate changed: start a fresh countdown
-            TABLE[row + SKIP_RATE] = rate;
-            skip = skipsBeforeSample(rate);
-        }
-        if (skip > 0) {
+        if (skip > 0 && TABLE[row + SKIP_RATE] == rate) {
             TABLE[row + SKIP] = skip - 1;
             return false;
         }
+        return countdownEnded(row, rate);
+    }
+
+    /**
+     * The countdown in {@code row} reached 0, or was drawn for another rate (0: none drawn yet):
+     * whether this call is sampled, with the next countdown stored. Only the row's owner calls it.
+     */
+    @DontInline
+    private static boolean countdownEnded(int row, int rate) {
+        if (TABLE[row + SKIP_RATE] != rate) {
+            // the thread's first sampled count, or the rate changed: this call starts a fresh countdown
+            TABLE[row + SKIP_RATE] = rate;
+            long skip = skipsBeforeSample(rate);
+            if (skip > 0) {
+                TABLE[row + SKIP] = skip - 1;
+                return false;
+            }
+        }
         TABLE[row + SKIP] = skipsBeforeSample(rate);
         return true;
+    }
+
+    /** {@link #incrementAndSample} for a thread whose row is not at its home slot, or that has none. */
+    @DontInline
+    private static boolean incrementAndSampleWithoutRow(int column, int rate) {
+        addSlow(Thread.currentThread(), Thread.currentThread().getId(), column, 1L);
+        return rate == 1 || (rate > 1 && ThreadLocalRandom.current().nextInt(rate) == 0);
     }
 
     /** Failures before the next success of a Bernoulli(1/rate) process: geometric, mean rate - 1. */

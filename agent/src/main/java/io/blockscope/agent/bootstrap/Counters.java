@@ -78,6 +78,11 @@ public final class Counters {
         return tierColumn(tier, HIT);
     }
 
+    /** The row column of {@link #UNCOUNTED_CHECKOUTS}{@code [tier]}. */
+    static int uncountedCheckoutColumn(int tier) {
+        return UNCOUNTED_CHECKOUTS[tier].column();
+    }
+
     /** The row column of {@link #RETURNS}{@code [tier]}. */
     static int returnColumn(int tier) {
         return tierColumn(tier, RETURN);

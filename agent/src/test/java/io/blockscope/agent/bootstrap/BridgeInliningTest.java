@@ -2,11 +2,13 @@ package io.blockscope.agent.bootstrap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiPredicate;
 import net.bytebuddy.jar.asm.AnnotationVisitor;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
@@ -15,21 +17,24 @@ import net.bytebuddy.jar.asm.Opcodes;
 import org.junit.jupiter.api.Test;
 
 /**
- * The bridge's class file as the build leaves it: every call into the {@link Sink} sits in a method
- * HotSpot will not inline (a run-time visible {@code @DontInline}, which it reads from the class file
- * of a bootstrap-loader class), and the entry points advice calls carry no such annotation. A sink
- * call added to an entry point, or a build that drops the annotation, fails here.
+ * The bridge's class files as the build leaves them: what inlined advice must not carry sits in
+ * methods HotSpot will not inline (a run-time visible {@code @DontInline}, which it reads from the
+ * class file of a bootstrap-loader class), and the entry points advice calls carry no such
+ * annotation. A sink call or a random draw added to an inlined path, or a build that drops the
+ * annotation, fails here.
  */
 class BridgeInliningTest {
 
     private static final String DONT_INLINE = "Ljdk/internal/vm/annotation/DontInline;";
     private static final String SINK = Sink.class.getName().replace('.', '/');
+    private static final String COUNTER_ROWS = CounterRows.class.getName().replace('.', '/');
+    private static final String RANDOM = "java/util/concurrent/ThreadLocalRandom";
 
     @Test
     void everySinkCallIsOutOfLineAndNoEntryPointIs() throws IOException {
         Set<String> callSink = new TreeSet<>();
         Set<String> dontInline = new TreeSet<>();
-        read(callSink, dontInline);
+        read(Bridge.class, (owner, method) -> owner.equals(SINK), callSink, dontInline);
 
         assertEquals(
                 Set.of("newInstance", "returnWhileTracking", "sampledCheckout", "sampledCopy", "sampledFallback"),
@@ -41,8 +46,41 @@ class BridgeInliningTest {
         }
     }
 
-    private static void read(Set<String> callSink, Set<String> dontInline) throws IOException {
-        try (InputStream in = Bridge.class.getResourceAsStream("Bridge.class")) {
+    /**
+     * A checkout's count and countdown are inlined into each lookup site; drawing the next
+     * countdown (a random draw and two logarithms) happens once in a thousand calls and must stay
+     * out of line, or C2 compiles it into every instrumented {@code getBlock}.
+     */
+    @Test
+    void theCountdownsRarePathsAreOutOfLine() throws IOException {
+        Set<String> drawCountdown = new TreeSet<>();
+        Set<String> dontInline = new TreeSet<>();
+        read(
+                CounterRows.class,
+                (owner, method) -> owner.equals(COUNTER_ROWS) && method.equals("skipsBeforeSample"),
+                drawCountdown,
+                dontInline);
+        Set<String> drawRandom = new TreeSet<>();
+        read(CounterRows.class, (owner, method) -> owner.equals(RANDOM), drawRandom, new TreeSet<>());
+
+        assertEquals(Set.of("countdownEnded"), drawCountdown, "the counter rows' methods that draw a countdown");
+        assertEquals(
+                Set.of("incrementAndSampleWithoutRow", "skipsBeforeSample"),
+                drawRandom,
+                "the counter rows' methods that draw a random number");
+        assertTrue(
+                dontInline.containsAll(Set.of("countdownEnded", "incrementAndSampleWithoutRow")),
+                "the rare paths are @DontInline, found: " + dontInline);
+        for (String entry : Set.of("add", "incrementAndSample")) {
+            assertFalse(dontInline.contains(entry), entry + " is inlined into advice: it must stay inlinable");
+        }
+    }
+
+    /** Collects the methods of {@code type} that make a call {@code call} accepts, and the @DontInline ones. */
+    private static void read(
+            Class<?> type, BiPredicate<String, String> call, Set<String> callers, Set<String> dontInline)
+            throws IOException {
+        try (InputStream in = type.getResourceAsStream(type.getSimpleName() + ".class")) {
             new ClassReader(in.readAllBytes())
                     .accept(
                             new ClassVisitor(Opcodes.ASM9) {
@@ -69,8 +107,8 @@ class BridgeInliningTest {
                                                 String method,
                                                 String methodDescriptor,
                                                 boolean itf) {
-                                            if (owner.equals(SINK)) {
-                                                callSink.add(name);
+                                            if (call.test(owner, method)) {
+                                                callers.add(name);
                                             }
                                         }
                                     };

@@ -81,7 +81,9 @@ BUILDS = {"nowalk": "diagnostic build: no site walk",
           "main": "build on main (e5fbf0f)",
           "diag": "diagnostic build",
           "listed": "prototype: returns ruled out in the bridge by reference (results/returns-listed-in-bridge-prototype-2026-11-27.patch on e5fbf0f)",
-          "ten": "build of 4a748b2 with leak.rate's default at 10 a second (not kept)"}
+          "ten": "build of 4a748b2 with leak.rate's default at 10 a second (not kept)",
+          "m904": "build on main (904c2c0)",
+          "outline": "build with the sampling countdown's rare paths out of line"}
 # The diagnostic build's -Dblockscope.diag modes (results/counting-floor-diag-2026-11-27.patch)
 DIAG_MODES = {"0": "counting as on main", "1": "one plain store per count, no row lookup", "2": "no counting"}
 

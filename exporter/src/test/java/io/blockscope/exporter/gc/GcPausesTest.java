@@ -113,7 +113,8 @@ class GcPausesTest {
         String exporterLine = child.awaitLine(l -> l.startsWith("exporter "), startup);
         assertTrue(exporterLine.endsWith("serving true source jfr"), exporterLine + "\n" + child);
         int port = Integer.parseInt(exporterLine.split(" ")[2]);
-        child.awaitLine(l -> l.startsWith("forced "), startup);
+        String forcedLine = child.awaitLine(l -> l.startsWith("forced "), startup);
+        assertEquals("forced " + FORCED, forcedLine, "full collections the child's System.gc() calls ran\n" + child);
         GcBeans pre = beans(child, "pre");
         GcBeans base = beans(child, "base");
         GcBeans end = beans(child, "end");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.exporter.gc.GcMonitoring;
+import io.blockscope.exporter.testing.ForcedGc;
 import io.blockscope.exporter.testing.Http;
 import io.blockscope.exporter.testing.Samples;
 import java.time.Duration;
@@ -34,8 +35,11 @@ class MetricSwitchesTest {
     void jvmMetricsOffLeavesOutEveryJvmAndProcessSeriesButNothingElse() throws Exception {
         try (Exporter exporter = Exporter.start(
                 ExporterConfig.parse("127.0.0.1:0", Map.of("jvm.metrics", "off", "gc.source", "mxbean")))) {
-            System.gc();
-            Samples samples = awaitCollections(exporter.port());
+            ForcedGc.until(
+                    () -> Http.scrape(exporter.port()).sum("blockscope_gc_collections_total") >= 1,
+                    "no GC collection counted",
+                    Duration.ofSeconds(20));
+            Samples samples = Http.scrape(exporter.port());
             List<String> jvm = names(samples).stream()
                     .filter(n -> n.startsWith("jvm_") || n.startsWith("process_"))
                     .collect(Collectors.toList());
@@ -65,19 +69,6 @@ class MetricSwitchesTest {
             assertEquals(1, samples.of("blockscope_gc_source_info").size());
             assertTrue(samples.has("jvm_memory_used_bytes"), "jvm.metrics stays on: " + names(samples));
         }
-    }
-
-    private static Samples awaitCollections(int port) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        Samples samples;
-        do {
-            samples = Http.scrape(port);
-            if (samples.sum("blockscope_gc_collections_total") >= 1) {
-                return samples;
-            }
-            Thread.sleep(50);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("no GC collection counted: " + names(samples));
     }
 
     private static List<String> names(Samples samples) {

@@ -9,6 +9,7 @@ import io.blockscope.exporter.Exporter;
 import io.blockscope.exporter.ExporterConfig;
 import io.blockscope.exporter.endpoint.EndpointKind;
 import io.blockscope.exporter.self.SelfMetrics;
+import io.blockscope.exporter.testing.ForcedGc;
 import io.blockscope.exporter.testing.Http;
 import io.blockscope.exporter.testing.Samples;
 import io.prometheus.metrics.expositionformats.generated.com_google_protobuf_4_36_1.Metrics;
@@ -55,12 +56,10 @@ class EndpointTest {
         exporter = start(ExporterConfig.parse("127.0.0.1:0", Map.of()));
         assertTrue(exporter.isServing());
         // At least one pause in the histogram, so every format has a GC histogram to show.
-        System.gc();
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (Http.scrape(exporter.port()).sum("blockscope_gc_pause_seconds_count") == 0) {
-            assertTrue(System.nanoTime() < deadline, "no GC pause reached the exporter");
-            Thread.sleep(200);
-        }
+        ForcedGc.until(
+                () -> Http.scrape(exporter.port()).sum("blockscope_gc_pause_seconds_count") > 0,
+                "no GC pause reached the exporter",
+                Duration.ofSeconds(20));
     }
 
     @AfterAll

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.exporter.Exporter;
 import io.blockscope.exporter.ExporterConfig;
+import io.blockscope.exporter.testing.ForcedGc;
 import io.blockscope.exporter.testing.Http;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -28,12 +29,11 @@ class PromtoolCheckTest {
                         + " (apt-get install -y --no-install-recommends prometheus), as .ci/test does");
         byte[] scrape;
         try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of()))) {
-            System.gc(); // so that the GC histograms have series to lint
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (Http.scrape(exporter.port()).sum("blockscope_gc_pause_seconds_count") == 0) {
-                assertTrue(System.nanoTime() < deadline, "no GC pause reached the exporter");
-                Thread.sleep(200);
-            }
+            // so that the GC histograms have series to lint
+            ForcedGc.until(
+                    () -> Http.scrape(exporter.port()).sum("blockscope_gc_pause_seconds_count") > 0,
+                    "no GC pause reached the exporter",
+                    Duration.ofSeconds(20));
             scrape = Http.get(URI.create("http://127.0.0.1:" + exporter.port() + "/metrics"))
                     .body();
         }

@@ -41,7 +41,9 @@ class MxBeanFallbackTest {
                     "no pause with the System.gc() cause",
                     Duration.ofSeconds(30));
             Samples samples = Http.scrape(exporter.port());
-            assertTrue(samples.sum("blockscope_gc_collections_total") >= before + 1, samples.toString());
+            assertTrue(
+                    samples.sum("blockscope_gc_collections_total") >= before + 1,
+                    "collections before " + before + ", now " + samples.of("blockscope_gc_collections_total"));
             assertEquals(1, samples.sum("blockscope_gc_source_info", label("source", "mxbean")));
             assertEquals(0, samples.sum("blockscope_gc_source_info", label("source", "jfr")));
             for (Samples.Sample s : samples.of("blockscope_gc_collections_total")) {

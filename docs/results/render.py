@@ -83,7 +83,8 @@ BUILDS = {"nowalk": "diagnostic build: no site walk",
           "listed": "prototype: returns ruled out in the bridge by reference (results/returns-listed-in-bridge-prototype-2026-11-27.patch on e5fbf0f)",
           "ten": "build of 4a748b2 with leak.rate's default at 10 a second (not kept)",
           "m904": "build on main (904c2c0)",
-          "outline": "build with the sampling countdown's rare paths out of line"}
+          "outline": "build with the sampling countdown's rare paths out of line",
+          "floor": "diagnostic build of 5bf1426 (results/counting-floor-diag2-2026-11-28.patch)"}
 # The diagnostic build's -Dblockscope.diag modes (results/counting-floor-diag-2026-11-27.patch)
 DIAG_MODES = {"0": "counting as on main", "1": "one plain store per count, no row lookup", "2": "no counting"}
 

@@ -92,6 +92,8 @@ public final class ExporterChild {
     /**
      * Full collections so far, as the GC beans of an old generation count them (G1 Old Generation,
      * PS MarkSweep, ...); -1 for a collector without one (ZGC), where every System.gc() counts.
+     * hbase-it's {@code LeakingReader} has the same count: it is main code built for JDK 8 and run
+     * in its own JVM, so neither can use the other's; change both together.
      */
     private static long fullCollections() {
         long n = -1;

@@ -10,9 +10,12 @@ A rendered table sits between two comments, and the first names its raw files an
     python3 docs/results/render.py            # rewrite every rendered table in docs/*.md
     python3 docs/results/render.py --check    # exit 1, naming each table that differs from its file
 
---check also requires every table of docs/benchmarks.md to be either rendered or in a section that
-says why it is not (a `<!-- historical: REASON -->` line between the section's heading and the
-table): a figure without its raw output must say so.
+--check also requires
+- every table of docs/benchmarks.md to be either rendered or in a section that says why it is not
+  (a `<!-- no raw file: REASON -->` line between the section's heading and the table): a figure
+  without its raw output must say so;
+- every file in docs/results/ but the scripts (*.py) to be named by a page of docs/: raw files
+  that no figure comes from do not stay.
 """
 import argparse
 import json
@@ -23,7 +26,7 @@ import sys
 
 BEGIN = re.compile(r"^<!-- rendered from (?P<files>.+?) by docs/results/render\.py \((?P<kind>[\w-]+)\) -->$")
 END = "<!-- end rendered -->"
-HISTORICAL = re.compile(r"^<!-- historical: .+ -->$")
+NO_RAW_FILE = re.compile(r"^<!-- no raw file: .+ -->$")
 
 
 def fmt(value, digits=0):
@@ -67,26 +70,11 @@ def interval(i, digits=4):
     return f"{i['median']:.{digits}f} [{i['low']:.{digits}f}, {i['high']:.{digits}f}]"
 
 
-BUILDS = {"nowalk": "diagnostic build: no site walk",
-          "nomatch": "diagnostic build: no return matching",
-          "after": "build without Reference.clear()",
-          "base": "build f3b394f",
-          "rate": "build with leak.rate (100/s)",
-          "occ": "build with leak.rate, occupancy at construction only",
-          "rows": "build with lean counter rows",
-          "flat": "build with all rows in one array",
-          "cap": "build that captures a tracked checkout's stack and names it only for a leak",
-          "now": "build on main before the sink calls went out of line (agent classes as cap)",
-          "dontinline": "build with every sink call out of line (@DontInline)",
-          "main": "build on main (e5fbf0f)",
-          "diag": "diagnostic build",
-          "listed": "prototype: returns ruled out in the bridge by reference (results/returns-listed-in-bridge-prototype-2026-11-27.patch on e5fbf0f)",
-          "ten": "build of 4a748b2 with leak.rate's default at 10 a second (not kept)",
-          "m904": "build on main (904c2c0)",
-          "outline": "build with the sampling countdown's rare paths out of line",
-          "floor": "diagnostic build of 5bf1426 (results/counting-floor-diag2-2026-11-28.patch)"}
-# The diagnostic build's -Dblockscope.diag modes (results/counting-floor-diag-2026-11-27.patch)
-DIAG_MODES = {"0": "counting as on main", "1": "one plain store per count, no row lookup", "2": "no counting"}
+# The agent jars the raw files' commands name (-javaagent:.../agent-NAME.jar, or -NAME-N-DATE.json
+# in the file name where the command is an RPC client's): what each one was.
+BUILDS = {"cap": "agent build",
+          "outline": "agent build",
+          "floor": "agent build with a diagnostic switch, left off"}
 
 
 def overhead_label(raw, name=""):
@@ -119,9 +107,6 @@ def overhead_label(raw, name=""):
             variant = re.search(r"-(" + "|".join(BUILDS) + r")-\d+-[\d-]+\.json$", name)
         if variant:
             workload += ", " + BUILDS[variant.group(1)]
-        diag = re.search(r"-Dblockscope\.diag=(\d)", command)
-        if diag:
-            workload += ": " + DIAG_MODES[diag.group(1)]
     return workload
 
 
@@ -265,7 +250,8 @@ def startup_table(raws):
         return f"{median / 1000:+.2f} s [{min(values) / 1000:+.2f}, {max(values) / 1000:+.2f}]"
 
     for _, raw in raws:
-        for arm in raw["arms"]:
+        # a COMPARE_AGENT_JAR arm (another agent jar, named after its file) is not the product's figure
+        for arm in (a for a in raw["arms"] if not a["arm"].endswith(".jar")):
             wall = cpu = ""
             if "wallAddedMs" in arm:
                 wall = added(arm["wallAddedMs"], arm["wallAddedMedianMs"])
@@ -442,18 +428,18 @@ SEED_CONCLUSIONS = [
     ("CBC offheap latency is slightly higher on average than LruBlockCache", _mean_latency),
     ("... but its 95th and 99th percentiles are slightly better", _tail_latency),
     ("CBC offheap uses a bit more CPU than LruBlockCache", _cpu),
-    ("bucket cache on heap: less throughput and more GC than offheap (seed's long runs)", _onheap),
+    ("bucket cache on heap: less throughput and more GC than offheap (its long runs)", _onheap),
 ]
 
 
 def verdict_table(raws):
-    """Each seed conclusion against every run of the comparison: the figures, and whether the winner is the same."""
+    """Each conclusion of HBase's 2014 "Comparing BlockCache Deploys" against every run of ours: the figures, and whether the winner is the same."""
     lines = []
     for name, raw in raws:
         lines.append(provenance(raw, name))
         lines.append("")
-    lines += ["| # | seed conclusion | our figures (" + " / ".join(f"run {i + 1}" for i in range(len(raws)))
-              + ") | same winner? |", "|---:|---|---|---|"]
+    runs = "" if len(raws) == 1 else " (" + " / ".join(f"run {i + 1}" for i in range(len(raws))) + ")"
+    lines += ["| # | conclusion of the 2014 comparison | our figures" + runs + " | same winner? |", "|---:|---|---|---|"]
     for n, (claim, check) in enumerate(SEED_CONCLUSIONS, 1):
         results = [check(raw) for _, raw in raws]
         same = [ok for _, _, ok in results]
@@ -500,27 +486,34 @@ def render_doc(text, docs):
 
 
 def unexplained_tables(text):
-    """Tables of benchmarks.md that are neither rendered nor in a section marked historical."""
+    """Tables of benchmarks.md that are neither rendered nor in a section that says it has no raw file."""
     found = []
-    rendered = historical = in_table = in_code = False
+    rendered = no_raw_file = in_table = in_code = False
     for n, line in enumerate(text.split("\n"), 1):
         if line.startswith("```"):
             in_code = not in_code
         if in_code:
             continue
         if line.startswith("#"):
-            historical = False
-        if HISTORICAL.match(line):
-            historical = True
+            no_raw_file = False
+        if NO_RAW_FILE.match(line):
+            no_raw_file = True
         if BEGIN.match(line):
             rendered = True
         if line == END:
             rendered = False
         is_row = line.startswith("|")
-        if is_row and not in_table and not rendered and not historical:
+        if is_row and not in_table and not rendered and not no_raw_file:
             found.append(n)
         in_table = is_row
     return found
+
+
+def uncited_results(docs, texts):
+    """Files of docs/results/ (other than its scripts) that no page of docs/ names."""
+    cited = "\n".join(texts)
+    return sorted(f.name for f in (docs / "results").iterdir()
+                  if f.is_file() and f.suffix != ".py" and f"results/{f.name}" not in cited)
 
 
 def main():
@@ -531,8 +524,10 @@ def main():
     args = parser.parse_args()
     docs = pathlib.Path(args.docs)
     problems = []
+    texts = []
     for doc in sorted(docs.glob("*.md")):
         text = doc.read_text()
+        texts.append(text)
         try:
             rendered = render_doc(text, docs)
         except ValueError as e:
@@ -548,7 +543,10 @@ def main():
         if doc.name == "benchmarks.md" and args.check:
             for n in unexplained_tables(text):
                 problems.append(f"benchmarks.md:{n}: a table with neither its raw file (a rendered block) nor a"
-                                f" '<!-- historical: REASON -->' line in its section")
+                                f" '<!-- no raw file: REASON -->' line in its section")
+    if args.check:
+        for name in uncited_results(docs, texts):
+            problems.append(f"results/{name}: no page of docs/ cites it; delete it or cite the figure it holds")
     for p in problems:
         print(p, file=sys.stderr)
     return 1 if problems else 0

@@ -36,6 +36,12 @@
   local topCopySite = 'printf "topk(1, instance_site:blockscope_copy_site_bytes:rate1m{' + serverMatchers + '})" ' + serverArgs + ' | query',
   // The sites with the most leaks of the alert's reason since the process started.
   local leakSites = 'printf "sort_desc(topk(3, blockscope_block_leaks_total{' + serverMatchers + ",reason='%s'}))\" " + serverArgs + ' $labels.reason | query',
+  // The alerting server's allocator pool: buffers in use and the most it creates, and its heap
+  // allocations for pool_exhausted since the process started.
+  local poolValue(expr) = '{{ with printf "%s" %s | query }}{{ . | first | value | printf "%%.0f" }}{{ else }}?{{ end }}' % [expr, serverArgs],
+  local poolInUse = poolValue("sum(blockscope_allocator_pool_buffers{" + serverMatchers + ",state='in_use'})"),
+  local poolMax = poolValue('sum(blockscope_allocator_pool_buffers_max{' + serverMatchers + '})'),
+  local poolExhausted = poolValue("sum(blockscope_allocator_heap_fallbacks_total{" + serverMatchers + ",reason='pool_exhausted'})"),
 
   prometheusAlerts+:: {
     groups+: [
@@ -155,6 +161,29 @@
             'The bucket cache on {{ $labels.instance }} has had more than %g%% of its capacity in use' % (c.bucketCacheFullRatio * 100)
             + ' for %s (now {{ $value | humanizePercentage }}): every new block needs an' % forOf('BlockscopeBucketCacheNearlyFull')
             + ' eviction first. Harmless alone; with allocation failures it is not.',
+          ),
+
+          // --- Buffer allocator ---------------------------------------------------------------------------
+          alert(
+            'BlockscopeAllocatorPoolDrained',
+            'warning',
+            // The floor of buffers in use (the fewest at any scrape in the window) against the most the
+            // pool creates. A healthy pool's buffers come back between requests, so its floor dips with
+            // load, to 0 when idle; a leaked buffer never comes back, so a drained pool's floor stays at
+            // the maximum whatever the load, and every allocation beyond falls back to the heap.
+            |||
+              sum by (%(by)s) (min_over_time(blockscope_allocator_pool_buffers{%(selector)s, state="in_use"}[%(poolDrainWindow)s]))
+                / on (%(by)s)
+              sum by (%(by)s) (blockscope_allocator_pool_buffers_max{%(selector)s})
+                >= %(poolDrainedRatio)g
+            ||| % c,
+            54,
+            'Allocator pool drained on {{ $labels.instance }}',
+            'At least {{ $value | humanizePercentage }} of the buffer allocator pool on {{ $labels.instance }}'
+            + ' has been in use at every scrape for ' + c.poolDrainWindow + ' (now ' + poolInUse + ' of ' + poolMax
+            + ' buffers). Allocations the pool cannot serve fall back to the heap: ' + poolExhausted
+            + ' pool_exhausted fallbacks since the process started. Buffers that stay in use while the load'
+            + ' is flat or gone are leaked and come back only with a restart.',
           ),
 
           // --- Agent and exporter health --------------------------------------------------------------

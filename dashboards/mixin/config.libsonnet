@@ -25,6 +25,10 @@
     gcPauseP99Seconds: 0.2,
     gcPauseTimeRatio: 0.05,
     bucketCacheFullRatio: 0.98,
+    // Share of the allocator pool's most buffers that, in use at every scrape for poolDrainWindow, is a
+    // drained pool: buffers that do not come back (a leak), or a pool too small for the load.
+    poolDrainedRatio: 0.95,
+    poolDrainWindow: '15m',
 
     // --- How long a condition must hold (for) and keep firing after it clears (keep_firing_for) --------
     alertFor: {
@@ -35,6 +39,7 @@
       BlockscopeGcPauseTimeHigh: '10m',
       BlockscopeBucketCacheAllocationFailures: '5m',
       BlockscopeBucketCacheNearlyFull: '30m',
+      BlockscopeAllocatorPoolDrained: '5m',
       BlockscopeScrapeFailing: '2m',
       BlockscopeAgentNotAttached: '5m',
       BlockscopeAgentAdviceErrors: '0s',

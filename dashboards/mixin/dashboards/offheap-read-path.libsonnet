@@ -2723,5 +2723,122 @@ function(config)
         },
       },
     },
+    {
+      id: 54,
+      type: "timeseries",
+      title: "Allocator pool drain: buffers in use vs max, pool_exhausted fallbacks (HBase 2.3+)",
+      description: "Buffers of the allocator's pool in use against the most it creates (blockscope_allocator_pool_buffers{state=\"in_use\"}, blockscope_allocator_pool_buffers_max), and heap allocations per second because the pool had no buffer left (blockscope_allocator_heap_fallbacks_total{reason=\"pool_exhausted\"}, right axis). Healthy: in use follows the load and falls back when it drops (to 0 when idle); pool_exhausted fallbacks, if any, only at peaks. In use pinned at the maximum whatever the load, with pool_exhausted fallbacks whenever there is load, is a drained pool: BlockscopeAllocatorPoolDrained fires when at least 95% of the maximum has been in use at every scrape for 15 minutes. Empty on servers without a ByteBuffAllocator.",
+      datasource: {
+        type: "prometheus",
+        uid: "${datasource}",
+      },
+      gridPos: {
+        h: 8,
+        w: 24,
+        x: 0,
+        y: 105,
+      },
+      fieldConfig: {
+        defaults: {
+          unit: "short",
+          color: {
+            mode: "palette-classic",
+          },
+          custom: {
+            drawStyle: "line",
+            lineWidth: 1,
+            fillOpacity: 10,
+            showPoints: "never",
+            spanNulls: false,
+            axisSoftMin: 0,
+            stacking: {
+              mode: "none",
+              group: "A",
+            },
+          },
+          thresholds: {
+            mode: "absolute",
+            steps: [
+              {
+                color: "green",
+                value: null,
+              },
+            ],
+          },
+        },
+        overrides: [
+          {
+            matcher: {
+              id: "byFrameRefID",
+              options: "C",
+            },
+            properties: [
+              {
+                id: "unit",
+                value: "ops",
+              },
+              {
+                id: "custom.axisPlacement",
+                value: "right",
+              },
+              {
+                id: "custom.drawStyle",
+                value: "bars",
+              },
+            ],
+          },
+        ],
+      },
+      targets: [
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "A",
+          expr: q("sum(blockscope_allocator_pool_buffers{%(server)s, state=\"in_use\"})"),
+          editorMode: "code",
+          legendFormat: "in use",
+          range: true,
+          instant: false,
+        },
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "B",
+          expr: q("sum(blockscope_allocator_pool_buffers_max{%(server)s})"),
+          editorMode: "code",
+          legendFormat: "max",
+          range: true,
+          instant: false,
+        },
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "C",
+          expr: q("sum(rate(blockscope_allocator_heap_fallbacks_total{%(server)s, reason=\"pool_exhausted\"}[$__rate_interval]))"),
+          editorMode: "code",
+          legendFormat: "pool_exhausted fallbacks/s",
+          range: true,
+          instant: false,
+        },
+      ],
+      options: {
+        legend: {
+          showLegend: true,
+          displayMode: "table",
+          placement: "bottom",
+          calcs: ["lastNotNull", "max"],
+        },
+        tooltip: {
+          mode: "multi",
+          sort: "desc",
+        },
+      },
+    },
   ],
 }

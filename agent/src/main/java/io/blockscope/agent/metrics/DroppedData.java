@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.LongAdder;
  * Everything the agent had to leave out, as one counter, {@code blockscope_agent_dropped_total{what}},
  * so that no loss is silent. Each source keeps its own count where it happens (a {@code LongAdder}
  * on the hot path, a plain field under the lock a table already holds); this only sums them at
- * scrape time. All five series are always present, so {@code rate()} sees a loss from its first one.
+ * scrape time. All six series are always present, so {@code rate()} sees a loss from its first one.
  */
 final class DroppedData {
 
@@ -25,6 +25,8 @@ final class DroppedData {
     static final String CHECKOUT_UNTRACKED = "checkout_untracked";
     /** Sampled checkouts not watched for leaks because the leak tracker's table was full. */
     static final String LEAK_UNTRACKED = "leak_untracked";
+    /** Sampled checkouts not watched for leaks because the second's {@code leak.rate} budget was spent. */
+    static final String LEAK_RATE_LIMITED = "leak_rate_limited";
     /** Call sites that lost their own label to a hotter one; their counts moved into site="other". */
     static final String SITE_RETIRED = "site_retired";
 
@@ -40,6 +42,7 @@ final class DroppedData {
     CounterSnapshot snapshot(Recorder recorder, LeakReport leaks) {
         long instances = recorder == null ? 0 : recorder.instances().ignored();
         long leakUntracked = recorder == null ? 0 : recorder.untrackedCheckouts();
+        long leakRateLimited = recorder == null ? 0 : recorder.overBudgetCheckouts();
         long sitesRetired = leaks.sites().retired()
                 + (recorder == null
                         ? 0
@@ -52,6 +55,7 @@ final class DroppedData {
                 .dataPoint(point(OCCUPANCY_INSTANCE, instances))
                 .dataPoint(point(CHECKOUT_UNTRACKED, Counters.CHECKOUT_TABLE_FULL.sum()))
                 .dataPoint(point(LEAK_UNTRACKED, leakUntracked))
+                .dataPoint(point(LEAK_RATE_LIMITED, leakRateLimited))
                 .dataPoint(point(SITE_RETIRED, sitesRetired))
                 .build();
     }

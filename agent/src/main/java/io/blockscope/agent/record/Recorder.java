@@ -4,6 +4,7 @@ import io.blockscope.agent.bootstrap.Counters;
 import io.blockscope.agent.bootstrap.Sink;
 import io.blockscope.agent.profile.Component;
 import java.time.Duration;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The agent's side of the bridge: everything the hot path samples lands here. Sampled checkouts
@@ -39,6 +40,8 @@ public final class Recorder extends Sink {
     private final long leakAgeNanos;
     /** Bounds the sampled checkouts tracked a second: each costs a stack capture. */
     private final RateBudget trackBudget;
+    /** Sampled checkouts the budget refused: not watched for leaks, so counted as dropped. */
+    private final LongAdder overBudget = new LongAdder();
 
     public Recorder(
             SiteResolver sites,
@@ -95,7 +98,8 @@ public final class Recorder extends Sink {
         tracker.pollCollected();
         long now = System.nanoTime();
         if (!trackBudget.tryAcquire(now)) {
-            return; // over this second's budget: not tracked, and no stack captured
+            overBudget.increment(); // over this second's budget: not tracked, and no stack captured
+            return;
         }
         tracker.track(block, tier, now, sites.capture());
     }
@@ -153,6 +157,11 @@ public final class Recorder extends Sink {
     /** Sampled checkouts not watched for leaks because the tracker's table was full. */
     public long untrackedCheckouts() {
         return tracker.dropped();
+    }
+
+    /** Sampled checkouts not watched for leaks because {@code leak.rate}'s budget for the second was spent. */
+    public long overBudgetCheckouts() {
+        return overBudget.sum();
     }
 
     public SiteTable copySites() {

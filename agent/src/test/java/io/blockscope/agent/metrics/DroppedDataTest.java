@@ -1,6 +1,7 @@
 package io.blockscope.agent.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.agent.bootstrap.Bridge;
 import io.blockscope.agent.bootstrap.Sink;
@@ -13,6 +14,7 @@ import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -94,6 +96,35 @@ class DroppedDataTest {
     }
 
     @Test
+    void aSampledCheckoutOverTheRateBudgetIsCounted() {
+        AtomicInteger holdTimes = new AtomicInteger();
+        Recorder limited = new Recorder(
+                new SiteResolver(List.of()),
+                new SiteResolver(List.of()),
+                4096,
+                5,
+                Duration.ofMinutes(1),
+                false,
+                2,
+                1,
+                (tier, nanos) -> holdTimes.incrementAndGet(),
+                leaks);
+        List<Object> held = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            Object block = new Object();
+            held.add(block);
+            limited.checkout(0, block);
+        }
+        held.forEach(block -> limited.returned(0, block));
+        long rateLimited = value(limited, DroppedData.LEAK_RATE_LIMITED);
+        // every sampled checkout is either tracked (a hold time on return) or counted: none is lost
+        assertEquals(1_000, holdTimes.get() + rateLimited, holdTimes.get() + " tracked, " + rateLimited + " counted");
+        assertTrue(rateLimited > 900, "a burst of 1,000 at 5 a second leaves most untracked: " + rateLimited);
+        assertEquals(0, value(limited, DroppedData.LEAK_UNTRACKED), "the table had room: not a full-table drop");
+        assertEquals(0, value(DroppedData.LEAK_RATE_LIMITED), "an unlimited recorder counts none");
+    }
+
+    @Test
     void instancesBeyondTheCapturedLimitAreCounted() {
         List<Object> caches = new ArrayList<>();
         for (int i = 0; i < 70; i++) {
@@ -126,6 +157,7 @@ class DroppedDataTest {
         assertEquals(
                 List.of(
                         "checkout_untracked",
+                        "leak_rate_limited",
                         "leak_untracked",
                         "occupancy_instance",
                         "occupancy_value",
@@ -137,7 +169,11 @@ class DroppedDataTest {
     }
 
     private long value(String what) {
-        return (long) dropped.snapshot(recorder, leaks).getDataPoints().stream()
+        return value(recorder, what);
+    }
+
+    private long value(Recorder from, String what) {
+        return (long) dropped.snapshot(from, leaks).getDataPoints().stream()
                 .filter(p -> what.equals(p.getLabels().get("what")))
                 .findFirst()
                 .orElseThrow()

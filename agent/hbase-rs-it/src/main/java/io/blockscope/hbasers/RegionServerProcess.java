@@ -270,6 +270,7 @@ final class RegionServerProcess implements AutoCloseable {
         private String agentOptions;
         private Path agentJar;
         private final List<String> jvmOptions = new ArrayList<>();
+        private List<String> moduleFlags = addOpensFlags();
         private final Map<String, String> site = new LinkedHashMap<>();
         private IntSupplier zookeeperPorts = RegionServerProcess::freePort;
 
@@ -294,6 +295,15 @@ final class RegionServerProcess implements AutoCloseable {
         /** Extra JVM options, before the agent's (e.g. a JFR recording of the start). */
         Builder jvmOptions(List<String> options) {
             jvmOptions.addAll(options);
+            return this;
+        }
+
+        /**
+         * Without the module flags of {@link #ADD_OPENS}: the caller's {@link #jvmOptions} give all of
+         * them (as docs/quickstart-hbase.md's {@code hbase-env.sh} does), or the server fails to start.
+         */
+        Builder withoutModuleFlags() {
+            moduleFlags = List.of();
             return this;
         }
 
@@ -376,9 +386,7 @@ final class RegionServerProcess implements AutoCloseable {
                 command.add("-Xmx512m");
                 command.add("-XX:MaxDirectMemorySize=" + (BUCKET_CACHE_MB + 256) + "m");
                 command.add("-Djava.net.preferIPv4Stack=true");
-                for (String open : ADD_OPENS) {
-                    command.add("--add-opens=" + open + "=ALL-UNNAMED");
-                }
+                command.addAll(moduleFlags);
                 command.addAll(jvmOptions);
                 if (agentOptions != null) {
                     command.add("-javaagent:" + (agentJar != null ? agentJar : AgentJar.locate()) + "=127.0.0.1:0"
@@ -408,6 +416,14 @@ final class RegionServerProcess implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }
+
+        private static List<String> addOpensFlags() {
+            List<String> flags = new ArrayList<>();
+            for (String open : ADD_OPENS) {
+                flags.add("--add-opens=" + open + "=ALL-UNNAMED");
+            }
+            return flags;
         }
 
         private static String siteXml(Map<String, String> props) {

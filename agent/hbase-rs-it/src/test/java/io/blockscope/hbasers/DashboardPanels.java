@@ -34,10 +34,24 @@ final class DashboardPanels {
 
     static List<Result> run(Prometheus prometheus, Map<String, String> server, Instant start, Instant end) {
         Path grafana = Path.of(RegionServerProcess.required("blockscope.dashboards"), "grafana");
+        return run(prometheus, grafana, server, start, end, Duration.ofSeconds(1));
+    }
+
+    /**
+     * The queries of the dashboards in {@code grafana} (a render's {@code grafana/} folder), range queries
+     * stepping by the scrape interval.
+     */
+    static List<Result> run(
+            Prometheus prometheus,
+            Path grafana,
+            Map<String, String> server,
+            Instant start,
+            Instant end,
+            Duration scrapeInterval) {
         Map<String, String> variables = new HashMap<>(server);
-        // Grafana's $__rate_interval is at least four scrape intervals: 4 s at the test's 1 s scrape.
-        variables.put("__rate_interval", "4s");
-        variables.put("__interval", "1s");
+        // Grafana's $__rate_interval is at least four scrape intervals (4 s at the tests' usual 1 s scrape).
+        variables.put("__rate_interval", scrapeInterval.multipliedBy(4).toSeconds() + "s");
+        variables.put("__interval", scrapeInterval.toSeconds() + "s");
         variables.put("__range", (Duration.between(start, end).toSeconds() + 1) + "s");
         List<Result> results = new ArrayList<>();
         for (GrafanaDashboard dashboard : GrafanaDashboard.all(grafana)) {
@@ -48,7 +62,7 @@ final class DashboardPanels {
                 String expr = PromQl.resolveGrafanaVariables(query.expr(), variables);
                 JsonNode answer = query.instant()
                         ? prometheus.query(expr)
-                        : prometheus.queryRange(expr, start, end, Duration.ofSeconds(1));
+                        : prometheus.queryRange(expr, start, end, scrapeInterval);
                 JsonNode panel = query.panelId() == 0 ? null : dashboard.panel(query.panelId());
                 boolean marked =
                         panel != null && panel.path("description").asText().contains(MARK);

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -71,18 +72,32 @@ final class Prometheus implements AutoCloseable {
         Files.createDirectories(dir);
         Path configFile = dir.resolve("prometheus.yml");
         Files.writeString(configFile, config);
+        return launch(dir, configFile, List.of("--enable-feature=native-histograms"));
+    }
+
+    /**
+     * Prometheus on loopback with a configuration file of the caller's, as an operator runs it: no
+     * feature flag, and {@code --web.enable-lifecycle} so that {@code POST /-/reload} reloads the file.
+     */
+    static Prometheus startWithConfig(Path dir, Path configFile) throws IOException {
+        Files.createDirectories(dir);
+        return launch(dir, configFile, List.of("--web.enable-lifecycle"));
+    }
+
+    private static Prometheus launch(Path dir, Path configFile, List<String> flags) throws IOException {
         Path log = dir.resolve("prometheus.log");
         // The port is free when picked; another process can bind it before Prometheus does.
         attempts:
         for (int attempt = 1; ; attempt++) {
             int port = RegionServerProcess.freePort();
-            Process process = new ProcessBuilder(
-                            binary().toString(),
-                            "--config.file=" + configFile,
-                            "--storage.tsdb.path=" + dir.resolve("tsdb"),
-                            "--web.listen-address=127.0.0.1:" + port,
-                            "--enable-feature=native-histograms",
-                            "--log.level=warn")
+            List<String> command = new ArrayList<>(List.of(
+                    binary().toString(),
+                    "--config.file=" + configFile,
+                    "--storage.tsdb.path=" + dir.resolve("tsdb"),
+                    "--web.listen-address=127.0.0.1:" + port,
+                    "--log.level=warn"));
+            command.addAll(flags);
+            Process process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(log.toFile())
                     .start();
@@ -100,6 +115,11 @@ final class Prometheus implements AutoCloseable {
             }
             return prometheus;
         }
+    }
+
+    /** host:port of its HTTP API. */
+    String address() {
+        return base.getAuthority();
     }
 
     private boolean ready() {
@@ -126,6 +146,11 @@ final class Prometheus implements AutoCloseable {
                         + end.getEpochSecond() + "&step=" + step.toSeconds())
                 .path("data")
                 .path("result");
+    }
+
+    /** The loaded rule groups ({@code /api/v1/rules}), with each rule's health and labels. */
+    JsonNode ruleGroups() {
+        return get("/api/v1/rules").path("data").path("groups");
     }
 
     /** Pending and firing alerts. */

@@ -250,22 +250,48 @@ public final class Bridge {
         sink.copy(probe, component, bytes, calls, estimatedBytes);
     }
 
+    /** In the call slot: the receiver's class of the innermost call a receiver probe watches ... */
+    public static final int RECEIVER = 0;
+    /** ... and that call's method name. */
+    public static final int RECEIVER_METHOD = 1;
+    /** The receiver's class of the innermost copy door that names its receiver (a comparator). */
+    public static final int DOOR_RECEIVER = 2;
+    /** The component (an {@code Integer}) of the outermost copy door in progress; null outside doors. */
+    public static final int DOOR_COMPONENT = 3;
+
+    static final int CALL_SLOT_LENGTH = 4;
+
     /**
-     * This thread's {receiver class, method name} slot: the innermost call on this thread of a
-     * method a receiver probe watches. Receiver-probe advice saves its two values in locals on entry,
-     * writes its own, and puts the saved ones back on exit (so nested calls unwind); read only by
-     * sampled events, to name a site in an inherited method after the receiver's concrete class. The
-     * slot sits in the thread's counter row (no {@code ThreadLocal} lookup per call), allocated with
-     * the row on the thread's first use; nothing after.
+     * This thread's call slot: what the watched calls in progress on this thread are ({@link
+     * #RECEIVER} to {@link #DOOR_COMPONENT}). Advice saves what it overwrites in locals on entry and
+     * puts it back on exit, so nested calls unwind. The slot sits in the thread's counter row (no
+     * {@code ThreadLocal} lookup per call), allocated with the row on the thread's first use; nothing
+     * after.
      */
-    public static Object[] receiverSlot() {
-        return CounterRows.receiverSlot();
+    public static Object[] callSlot() {
+        return CounterRows.callSlot();
     }
 
     /** The receiver's class of the innermost watched call, when that call is {@code method}; else null. */
     public static Class<?> receiver(String method) {
-        Object[] slot = CounterRows.receiverSlot();
-        return method.equals(slot[1]) ? (Class<?>) slot[0] : null;
+        Object[] slot = CounterRows.callSlot();
+        return method.equals(slot[RECEIVER_METHOD]) ? (Class<?>) slot[RECEIVER] : null;
+    }
+
+    /**
+     * Bytes moved onto the heap by a primitive that copies for cells and for everything else alike
+     * (HBase's {@code ByteBufferUtils.copyFromBufferToArray}): a cell copy only inside a copy door,
+     * counted once under the outermost door's component however deep the door's helpers nest; a copy
+     * outside every door (an RPC stream, a block header) is not one.
+     */
+    public static void copiedInDoor(int probe, long bytes) {
+        if (paused) {
+            return;
+        }
+        Object component = CounterRows.callSlot()[DOOR_COMPONENT];
+        if (component != null) {
+            copied(probe, (Integer) component, bytes);
+        }
     }
 
     /** An instance seen by probe {@code probe}; repeats of the last one cost an identity hash. */

@@ -262,6 +262,12 @@ public final class Bridge {
     static final int CALL_SLOT_LENGTH = 4;
 
     /**
+     * A door's component at or above this is a copy by design, of operation {@code component -
+     * DESIGNED_DOOR} (kept below 128, so the boxed value is one of {@code Integer}'s cached ones).
+     */
+    public static final int DESIGNED_DOOR = 100;
+
+    /**
      * This thread's call slot: what the watched calls in progress on this thread are ({@link
      * #RECEIVER} to {@link #DOOR_COMPONENT}). Advice saves what it overwrites in locals on entry and
      * puts it back on exit, so nested calls unwind. The slot sits in the thread's counter row (no
@@ -281,16 +287,23 @@ public final class Bridge {
     /**
      * Bytes moved onto the heap by a primitive that copies for cells and for everything else alike
      * (HBase's {@code ByteBufferUtils.copyFromBufferToArray}): a cell copy only inside a copy door,
-     * counted once under the outermost door's component however deep the door's helpers nest; a copy
-     * outside every door (an RPC stream, a block header) is not one.
+     * counted once under the outermost door's component however deep the door's helpers nest, or,
+     * inside a door by design, under its operation (never sampled to a site: the operation names
+     * it); a copy outside every door (an RPC stream, a block header) is not a cell copy.
      */
     public static void copiedInDoor(int probe, long bytes) {
         if (paused) {
             return;
         }
-        Object component = CounterRows.callSlot()[DOOR_COMPONENT];
-        if (component != null) {
-            copied(probe, (Integer) component, bytes);
+        Object door = CounterRows.callSlot()[DOOR_COMPONENT];
+        if (door != null) {
+            int component = (Integer) door;
+            if (component < DESIGNED_DOOR) {
+                copied(probe, component, bytes);
+            } else {
+                int operation = component - DESIGNED_DOOR;
+                Counter.add(Counters.DESIGNED_COPIES[operation], 1, Counters.DESIGNED_COPY_BYTES[operation], bytes);
+            }
         }
     }
 

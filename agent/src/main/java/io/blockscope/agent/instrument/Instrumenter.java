@@ -274,6 +274,13 @@ public final class Instrumenter {
          */
         private Map<Integer, ElementMatcher.Junction<MethodDescription>> byComponent() {
             Map<Integer, ElementMatcher.Junction<MethodDescription>> out = new LinkedHashMap<>();
+            if (probe instanceof ProbeSpec.CopyDoor && ((ProbeSpec.CopyDoor) probe).design() != null) {
+                out.put(
+                        Bridge.DESIGNED_DOOR
+                                + ((ProbeSpec.CopyDoor) probe).design().ordinal(),
+                        any());
+                return out;
+            }
             for (MethodSpec method : probe.methods()) {
                 Component component = componentFor(method.name());
                 if (component == null) {

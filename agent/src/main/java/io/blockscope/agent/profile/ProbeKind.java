@@ -26,7 +26,9 @@ public enum ProbeKind {
      * itself, it marks the copies made inside it (by a {@code "door"} copy probe at the primitive
      * that moves the bytes) as cell copies of its component. Nested doors count once, under the
      * outermost door's component. A door with {@code "names": "receiver"} also names the copy's site
-     * after its receiver's class (a comparator: which one a filter used).
+     * after its receiver's class (a comparator: which one a filter used). A door with {@code
+     * "design": operation} marks copies the server makes by design instead ({@link DesignedCopy}):
+     * counted by operation, apart from the avoidable ones.
      */
     COPY_DOOR("copy-door"),
     /** Captures the instance ({@code this}, or {@code value}) whose accessors give bucket occupancy. */

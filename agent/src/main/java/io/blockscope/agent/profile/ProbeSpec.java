@@ -232,17 +232,29 @@ public abstract class ProbeSpec {
 
     /**
      * A method that makes the copies inside it cell copies of its component (see {@link
-     * ProbeKind#COPY_DOOR}); with {@code namesReceiver} it also names their site after its receiver.
+     * ProbeKind#COPY_DOOR}), or copies the server makes by design ({@link DesignedCopy}); with
+     * {@code namesReceiver} it also names their site after its receiver.
      */
     public static final class CopyDoor extends ProbeSpec {
         private final ByName<Component> components;
         private final boolean namesReceiver;
+        private final DesignedCopy design;
 
-        /** @param components the component by method name; empty for a door that only names its receiver */
-        public CopyDoor(Target target, ByName<Component> components, boolean namesReceiver) {
+        /**
+         * @param components the component by method name; empty for a door that only names its
+         *     receiver, or one whose copies are by design
+         * @param design the server's operation that copies by design inside this door; null for none
+         */
+        public CopyDoor(Target target, ByName<Component> components, boolean namesReceiver, DesignedCopy design) {
             super(target);
             this.components = components;
             this.namesReceiver = namesReceiver;
+            this.design = design;
+        }
+
+        /** The operation whose copies this door marks as by design; null for a door of avoidable copies. */
+        public DesignedCopy design() {
+            return design;
         }
 
         @Override

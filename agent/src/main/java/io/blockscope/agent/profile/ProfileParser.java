@@ -43,7 +43,7 @@ public final class ProfileParser {
             ProbeKind.BLOCK_GET, Set.of("value", "when", "counted", "checkout", "tier"),
             ProbeKind.BLOCK_RETURN, Set.of("value", "when", "returns", "tier"),
             ProbeKind.COPY, Set.of("value", "when", "component"),
-            ProbeKind.COPY_DOOR, Set.of("component", "names"),
+            ProbeKind.COPY_DOOR, Set.of("component", "names", "design"),
             ProbeKind.OCCUPANCY, Set.of("value", "occupancy"),
             ProbeKind.RECEIVER, Set.of(),
             ProbeKind.HEAP_FALLBACK, Set.of("value", "when", "pool"));
@@ -182,7 +182,19 @@ public final class ProfileParser {
                                 : components(node, methods, where));
             case COPY_DOOR:
                 boolean namesReceiver = namesReceiver(node, where);
-                return new ProbeSpec.CopyDoor(target, doorComponents(node, methods, where), namesReceiver);
+                Object design = node.get("design");
+                if (design != null) {
+                    if (node.get("component") != null || namesReceiver) {
+                        throw new IllegalArgumentException(where + ": a door by design counts under its operation:"
+                                + " no component or names with design");
+                    }
+                    return new ProbeSpec.CopyDoor(
+                            target,
+                            new ByName<>(Map.of(), null),
+                            false,
+                            parsed(String.valueOf(design), DesignedCopy::of, where + ": design"));
+                }
+                return new ProbeSpec.CopyDoor(target, doorComponents(node, methods, where), namesReceiver, null);
             case OCCUPANCY:
                 return new ProbeSpec.Occupancy(
                         target, valueOr(node, where, "this"), occupancy(node.get("occupancy"), where));

@@ -54,7 +54,7 @@ public final class SiteResolver {
     /**
      * The call site of the current thread's caller chain. Inside a copy door that names its receiver
      * (a comparator's default buffer path), the site is named with that receiver's class too:
-     * {@code org.apache.hadoop.hbase.filter.SingleColumnValueFilter(RegexStringComparator).filterColumnValue:282}.
+     * {@code org.apache.hadoop.hbase.filter.SingleColumnValueFilter(RegexStringComparator).filterColumnValue:244}.
      */
     public String site() {
         String site = walker.walk(frames -> frames.filter(f -> !isSkipped(f.getClassName()))

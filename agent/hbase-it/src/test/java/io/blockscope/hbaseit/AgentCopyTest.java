@@ -9,9 +9,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code CopyingReader} clones values and qualifiers out of offheap {@code ByteBufferKeyValue}s:
- * the agent counts each copy with its bytes and the driver's method as the site, and does not count
- * reads of a heap {@code KeyValue}. Also in a JVM without hbase-server, where only the cell probes
+ * {@code CopyingReader} clones values and qualifiers out of offheap {@code ByteBufferKeyValue}s,
+ * through {@code getXxxArray()}, {@code CellUtil}'s clones and copies and a comparator's inherited
+ * buffer path: the agent counts each copy once with its bytes and the driver's method as the site
+ * (with the comparator's class for the comparator's copies), and does not count reads of a heap
+ * {@code KeyValue} or of a cell over a heap buffer. Also in a JVM without hbase-server, where only the cell probes
  * have targets and the rest are reported as skipped.
  */
 class AgentCopyTest {
@@ -75,12 +77,19 @@ class AgentCopyTest {
                         "version",
                         AgentReferenceMetricsTest.agentVersion(scrape)),
                 where + ": profile hbase2 chosen automatically");
+        // getValueArray, CellUtil's clones and copies, and the comparator's copies: each once
         assertEquals(
-                copied.number("copies.value"),
+                copied.number("copies.value")
+                        + copied.number("copies.cloned")
+                        + copied.number("copies.into")
+                        + copied.number("copies.compared"),
                 scrape.value("blockscope_copy_to_heap_total", "component", "value"),
-                where);
+                where + ": every offheap value copy once, whatever API made it; none of the heap-backed cell's");
         assertEquals(
-                copied.number("copies.value.bytes"),
+                copied.number("copies.value.bytes")
+                        + copied.number("copies.cloned.bytes")
+                        + copied.number("copies.into.bytes")
+                        + copied.number("copies.compared.bytes"),
                 scrape.value("blockscope_copy_to_heap_bytes_total", "component", "value"),
                 where);
         assertEquals(
@@ -98,6 +107,15 @@ class AgentCopyTest {
                     where + ": no " + component + " copies (heap KeyValue reads are not copies)");
         }
         assertSite(scrape, DRIVER + "readValues:", copied.number("copies.value"), copied.number("copies.value.bytes"));
+        assertSite(
+                scrape, DRIVER + "cloneValues:", copied.number("copies.cloned"), copied.number("copies.cloned.bytes"));
+        assertSite(
+                scrape, DRIVER + "copyValuesInto:", copied.number("copies.into"), copied.number("copies.into.bytes"));
+        assertSite(
+                scrape,
+                "io.blockscope.hbaseit.driver.CopyingReader(CopyingComparator).compareValues:",
+                copied.number("copies.compared"),
+                copied.number("copies.compared.bytes"));
         assertSite(
                 scrape,
                 DRIVER + "readQualifiers:",

@@ -20,6 +20,7 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.filter.Filter;
 import org.apache.hadoop.hbase.filter.PrefixFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 
@@ -137,6 +138,11 @@ final class Workload implements AutoCloseable {
      */
     int copyingLoadScan() throws IOException {
         return count(new Scan().setCaching(500).setFilter(new CopyingValueFilter(false)));
+    }
+
+    /** A full scan through {@code filter}; returns the rows it let through. */
+    int scan(Filter filter) throws IOException {
+        return count(new Scan().setCaching(500).setFilter(filter));
     }
 
     /** Has {@link LeakingObserver} open a region scanner and keep it. */

@@ -82,8 +82,8 @@ final class CounterRows {
     /** The thread that holds a slot, and its receiver slot; read off the hot path only. */
     private static final class Owner {
         final WeakReference<Thread> thread;
-        /** Written and read by the owner only (receiver probes). */
-        final Object[] receiver = new Object[2];
+        /** Written and read by the owner only (receiver probes and copy doors; see {@code Bridge.callSlot}). */
+        final Object[] receiver = new Object[Bridge.CALL_SLOT_LENGTH];
 
         Owner(Thread thread) {
             this.thread = new WeakReference<>(thread);
@@ -233,11 +233,11 @@ final class CounterRows {
     }
 
     /**
-     * This thread's {receiver class, method name} slot for receiver probes (see
-     * {@code Bridge.receiverSlot}): kept with its row, so the advice finds it as counters do, without
+     * This thread's call slot for receiver probes and copy doors (see {@code Bridge.callSlot}): kept
+     * with its row, so the advice finds it as counters do, without
      * a {@code ThreadLocal} map lookup; a thread without a row uses a {@code ThreadLocal}.
      */
-    static Object[] receiverSlot() {
+    static Object[] callSlot() {
         Thread current = Thread.currentThread();
         long tid = current.getId();
         int slot = home(tid);
@@ -251,7 +251,8 @@ final class CounterRows {
         return OWNERS[slot].receiver;
     }
 
-    private static final ThreadLocal<Object[]> NO_ROW_RECEIVER = ThreadLocal.withInitial(() -> new Object[2]);
+    private static final ThreadLocal<Object[]> NO_ROW_RECEIVER =
+            ThreadLocal.withInitial(() -> new Object[Bridge.CALL_SLOT_LENGTH]);
 
     /** Fibonacci hashing of the id: consecutive ids spread over the table. */
     private static int home(long tid) {

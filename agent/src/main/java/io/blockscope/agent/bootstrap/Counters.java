@@ -54,6 +54,11 @@ public final class Counters {
 
     public static final Counter[] COPIES = counters(MAX_COMPONENTS);
     public static final Counter[] COPY_BYTES = counters(MAX_COMPONENTS);
+    /** Copies the server makes by design, by {@code io.blockscope.agent.profile.DesignedCopy}. */
+    public static final int MAX_DESIGNED = 4;
+
+    public static final Counter[] DESIGNED_COPIES = counters(MAX_DESIGNED);
+    public static final Counter[] DESIGNED_COPY_BYTES = counters(MAX_DESIGNED);
     /** Rare (an advice that threw): a plain {@link LongAdder}, no row column per probe. */
     public static final LongAdder[] ADVICE_ERRORS = adders(MAX_PROBES);
 

@@ -51,8 +51,58 @@ final class Advices {
         @Advice.OnMethodExit(suppress = Throwable.class)
         static void exit(
                 @ProbeId int probe, @ComponentId int component, @ProbeCondition boolean when, @ProbeValue long bytes) {
+            // the component is a constant: the JIT keeps one branch
             if (when) {
-                Bridge.copied(probe, component, bytes);
+                if (component < 0) {
+                    Bridge.copiedInDoor(probe, bytes);
+                } else {
+                    Bridge.copied(probe, component, bytes);
+                }
+            }
+        }
+    }
+
+    /**
+     * Marks the calls inside a copy door: the outermost door on the thread sets the component that
+     * copies inside it count under, and a door that names its receiver sets the class a sampled
+     * copy's site is named with. Array loads and stores in the thread's call slot; a boxed component
+     * is one of {@code Integer}'s cached values, so nothing is allocated.
+     */
+    static final class CopyDoor {
+        // ByteBuddy carries @Advice.Local values from enter to exit: written here, read there
+        @SuppressWarnings("UnusedVariable")
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(
+                @ComponentId int component,
+                @DoorNamesReceiver boolean namesReceiver,
+                @Advice.This(optional = true) Object self,
+                @Advice.Local("blockscopeSlot") Object[] slot,
+                @Advice.Local("blockscopeOuter") boolean outer,
+                @Advice.Local("blockscopeReceiver") Object previousReceiver) {
+            slot = Bridge.callSlot();
+            if (component >= 0 && slot[Bridge.DOOR_COMPONENT] == null) {
+                slot[Bridge.DOOR_COMPONENT] = component;
+                outer = true;
+            }
+            if (namesReceiver) {
+                previousReceiver = slot[Bridge.DOOR_RECEIVER];
+                slot[Bridge.DOOR_RECEIVER] = self == null ? null : self.getClass();
+            }
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(
+                @DoorNamesReceiver boolean namesReceiver,
+                @Advice.Local("blockscopeSlot") Object[] slot,
+                @Advice.Local("blockscopeOuter") boolean outer,
+                @Advice.Local("blockscopeReceiver") Object previousReceiver) {
+            if (slot != null) {
+                if (outer) {
+                    slot[Bridge.DOOR_COMPONENT] = null;
+                }
+                if (namesReceiver) {
+                    slot[Bridge.DOOR_RECEIVER] = previousReceiver;
+                }
             }
         }
     }
@@ -71,20 +121,20 @@ final class Advices {
                 @Advice.Origin("#m") String method,
                 @Advice.Local("blockscopeReceiver") Object previousReceiver,
                 @Advice.Local("blockscopeMethod") Object previousMethod) {
-            Object[] slot = Bridge.receiverSlot();
-            previousReceiver = slot[0];
-            previousMethod = slot[1];
-            slot[0] = self == null ? null : self.getClass();
-            slot[1] = method;
+            Object[] slot = Bridge.callSlot();
+            previousReceiver = slot[Bridge.RECEIVER];
+            previousMethod = slot[Bridge.RECEIVER_METHOD];
+            slot[Bridge.RECEIVER] = self == null ? null : self.getClass();
+            slot[Bridge.RECEIVER_METHOD] = method;
         }
 
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(
                 @Advice.Local("blockscopeReceiver") Object previousReceiver,
                 @Advice.Local("blockscopeMethod") Object previousMethod) {
-            Object[] slot = Bridge.receiverSlot();
-            slot[0] = previousReceiver;
-            slot[1] = previousMethod;
+            Object[] slot = Bridge.callSlot();
+            slot[Bridge.RECEIVER] = previousReceiver;
+            slot[Bridge.RECEIVER_METHOD] = previousMethod;
         }
     }
 

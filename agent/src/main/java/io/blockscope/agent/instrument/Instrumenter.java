@@ -268,18 +268,36 @@ public final class Instrumenter {
             return out;
         }
 
-        /** Method matchers by component index; one entry (-1, any) for probes without components. */
+        /**
+         * Method matchers by component index; one entry (-1, any) for probes without components (a
+         * copy counted under its door's component, a door that only names its receiver).
+         */
         private Map<Integer, ElementMatcher.Junction<MethodDescription>> byComponent() {
             Map<Integer, ElementMatcher.Junction<MethodDescription>> out = new LinkedHashMap<>();
-            if (!(probe instanceof ProbeSpec.Copy)) {
-                out.put(-1, any());
+            if (probe instanceof ProbeSpec.CopyDoor && ((ProbeSpec.CopyDoor) probe).design() != null) {
+                out.put(
+                        Bridge.DESIGNED_DOOR
+                                + ((ProbeSpec.CopyDoor) probe).design().ordinal(),
+                        any());
                 return out;
             }
             for (MethodSpec method : probe.methods()) {
-                Component component = ((ProbeSpec.Copy) probe).componentFor(method.name());
+                Component component = componentFor(method.name());
+                if (component == null) {
+                    out.clear();
+                    out.put(-1, any());
+                    return out;
+                }
                 out.merge(component.ordinal(), named(method.name()), ElementMatcher.Junction::or);
             }
             return out;
+        }
+
+        private Component componentFor(String method) {
+            if (probe instanceof ProbeSpec.Copy) {
+                return ((ProbeSpec.Copy) probe).componentFor(method);
+            }
+            return probe instanceof ProbeSpec.CopyDoor ? ((ProbeSpec.CopyDoor) probe).componentFor(method) : null;
         }
     }
 

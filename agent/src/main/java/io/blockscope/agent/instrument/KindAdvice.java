@@ -41,6 +41,11 @@ final class KindAdvice implements ProbeSpec.Visitor<Advice> {
     }
 
     @Override
+    public Advice copyDoor(ProbeSpec.CopyDoor probe) {
+        return common.bind(DoorNamesReceiver.class, probe.namesReceiver()).to(Advices.CopyDoor.class);
+    }
+
+    @Override
     public Advice occupancy(ProbeSpec.Occupancy probe) {
         return value(probe.value(), Object.class).to(Advices.Occupancy.class);
     }

@@ -5,6 +5,7 @@ import io.blockscope.agent.bootstrap.Counter;
 import io.blockscope.agent.bootstrap.Counters;
 import io.blockscope.agent.instrument.ProbeStatus;
 import io.blockscope.agent.profile.Component;
+import io.blockscope.agent.profile.DesignedCopy;
 import io.blockscope.agent.profile.FallbackReason;
 import io.blockscope.agent.profile.ProbeSpec;
 import io.blockscope.agent.profile.Profile;
@@ -151,10 +152,11 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
     private void copies(List<MetricSnapshot> out, Recorder r) {
         CounterSnapshot.Builder calls = CounterSnapshot.builder()
                 .name("blockscope_copy_to_heap")
-                .help("getXxxArray() calls on buffer-backed cells, and whole-block copies (block).");
+                .help("Copies of buffer-backed cells' components onto the heap, whatever API made them,"
+                        + " and whole-block copies (block).");
         CounterSnapshot.Builder bytes = CounterSnapshot.builder()
                 .name("blockscope_copy_to_heap_bytes")
-                .help("Bytes those calls copied onto the heap.")
+                .help("Bytes those copies moved onto the heap.")
                 .unit(Unit.BYTES);
         for (Component c : Component.values()) {
             calls.dataPoint(counter(Counters.COPIES[c.ordinal()].sum(), "component", c.label()));
@@ -162,6 +164,20 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
         }
         out.add(calls.build());
         out.add(bytes.build());
+
+        CounterSnapshot.Builder designed = CounterSnapshot.builder()
+                .name("blockscope_copy_by_design")
+                .help("Copies of buffer-backed cells onto the heap that the server makes by design, by operation.");
+        CounterSnapshot.Builder designedBytes = CounterSnapshot.builder()
+                .name("blockscope_copy_by_design_bytes")
+                .help("Bytes of those copies.")
+                .unit(Unit.BYTES);
+        for (DesignedCopy d : DesignedCopy.values()) {
+            designed.dataPoint(counter(Counters.DESIGNED_COPIES[d.ordinal()].sum(), "operation", d.label()));
+            designedBytes.dataPoint(counter(Counters.DESIGNED_COPY_BYTES[d.ordinal()].sum(), "operation", d.label()));
+        }
+        out.add(designed.build());
+        out.add(designedBytes.build());
 
         CounterSnapshot.Builder siteCalls = CounterSnapshot.builder()
                 .name("blockscope_copy_site_calls")

@@ -15,8 +15,22 @@ public enum ProbeKind {
      * ({@code arg1}) as well as {@code release()} on a reference-counted block ({@code this}).
      */
     BLOCK_RETURN("block-return"),
-    /** A copy onto the heap: {@code value} is the number of bytes copied. Needs a component. */
+    /**
+     * A copy onto the heap: {@code value} is the number of bytes copied. Needs a component, or
+     * {@code "door"}: then it counts only inside a {@link #COPY_DOOR}, under that door's component.
+     */
     COPY("copy"),
+    /**
+     * A method through which a server's cells are copied onto the heap ({@code getValueArray()}, a
+     * {@code clone}/{@code copyTo} helper, a comparator's default buffer path): it counts nothing
+     * itself, it marks the copies made inside it (by a {@code "door"} copy probe at the primitive
+     * that moves the bytes) as cell copies of its component. Nested doors count once, under the
+     * outermost door's component. A door with {@code "names": "receiver"} also names the copy's site
+     * after its receiver's class (a comparator: which one a filter used). A door with {@code
+     * "design": operation} marks copies the server makes by design instead ({@link DesignedCopy}):
+     * counted by operation, apart from the avoidable ones.
+     */
+    COPY_DOOR("copy-door"),
     /** Captures the instance ({@code this}, or {@code value}) whose accessors give bucket occupancy. */
     OCCUPANCY("occupancy"),
     /**

@@ -54,6 +54,8 @@ public abstract class ProbeSpec {
 
         R copy(Copy probe);
 
+        R copyDoor(CopyDoor probe);
+
         R occupancy(Occupancy probe);
 
         R receiver(Receiver probe);
@@ -187,12 +189,20 @@ public abstract class ProbeSpec {
         private final Condition when;
         private final ByName<Component> components;
 
-        /** @param components the component copied, by method name */
+        /**
+         * @param components the component copied, by method name; empty for a copy counted only
+         *     inside a {@link CopyDoor}, under the door's component
+         */
         public Copy(Target target, ValueRef bytes, Condition when, ByName<Component> components) {
             super(target);
             this.bytes = bytes;
             this.when = when;
             this.components = components;
+        }
+
+        /** True when the copy counts only inside a door, under the door's component. */
+        public boolean fromDoor() {
+            return components.isEmpty();
         }
 
         @Override
@@ -217,6 +227,53 @@ public abstract class ProbeSpec {
         /** The component counted for a method name; null if none. */
         public Component componentFor(String methodName) {
             return components.get(methodName);
+        }
+    }
+
+    /**
+     * A method that makes the copies inside it cell copies of its component (see {@link
+     * ProbeKind#COPY_DOOR}), or copies the server makes by design ({@link DesignedCopy}); with
+     * {@code namesReceiver} it also names their site after its receiver.
+     */
+    public static final class CopyDoor extends ProbeSpec {
+        private final ByName<Component> components;
+        private final boolean namesReceiver;
+        private final DesignedCopy design;
+
+        /**
+         * @param components the component by method name; empty for a door that only names its
+         *     receiver, or one whose copies are by design
+         * @param design the server's operation that copies by design inside this door; null for none
+         */
+        public CopyDoor(Target target, ByName<Component> components, boolean namesReceiver, DesignedCopy design) {
+            super(target);
+            this.components = components;
+            this.namesReceiver = namesReceiver;
+            this.design = design;
+        }
+
+        /** The operation whose copies this door marks as by design; null for a door of avoidable copies. */
+        public DesignedCopy design() {
+            return design;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.copyDoor(this);
+        }
+
+        @Override
+        public ProbeKind kind() {
+            return ProbeKind.COPY_DOOR;
+        }
+
+        /** The component a method marks; null if it marks none (a door that only names its receiver). */
+        public Component componentFor(String methodName) {
+            return components.get(methodName);
+        }
+
+        public boolean namesReceiver() {
+            return namesReceiver;
         }
     }
 

@@ -43,6 +43,7 @@ public final class ProfileParser {
             ProbeKind.BLOCK_GET, Set.of("value", "when", "counted", "checkout", "tier"),
             ProbeKind.BLOCK_RETURN, Set.of("value", "when", "returns", "tier"),
             ProbeKind.COPY, Set.of("value", "when", "component"),
+            ProbeKind.COPY_DOOR, Set.of("component", "names", "design"),
             ProbeKind.OCCUPANCY, Set.of("value", "occupancy"),
             ProbeKind.RECEIVER, Set.of(),
             ProbeKind.HEAP_FALLBACK, Set.of("value", "when", "pool"));
@@ -176,7 +177,24 @@ public final class ProfileParser {
                         target,
                         required(node, kind, where, "the bytes copied, e.g. return.length"),
                         condition(node, "when", where),
-                        components(node, methods, where));
+                        "door".equals(node.get("component"))
+                                ? new ByName<>(Map.of(), null)
+                                : components(node, methods, where));
+            case COPY_DOOR:
+                boolean namesReceiver = namesReceiver(node, where);
+                Object design = node.get("design");
+                if (design != null) {
+                    if (node.get("component") != null || namesReceiver) {
+                        throw new IllegalArgumentException(where + ": a door by design counts under its operation:"
+                                + " no component or names with design");
+                    }
+                    return new ProbeSpec.CopyDoor(
+                            target,
+                            new ByName<>(Map.of(), null),
+                            false,
+                            parsed(String.valueOf(design), DesignedCopy::of, where + ": design"));
+                }
+                return new ProbeSpec.CopyDoor(target, doorComponents(node, methods, where), namesReceiver, null);
             case OCCUPANCY:
                 return new ProbeSpec.Occupancy(
                         target, valueOr(node, where, "this"), occupancy(node.get("occupancy"), where));
@@ -246,8 +264,8 @@ public final class ProfileParser {
     private static ByName<Component> components(Map<?, ?> node, List<MethodSpec> methods, String where) {
         ByName<Component> components = byName(node.get("component"), where + ": component", Component::of);
         if (components.isEmpty()) {
-            throw new IllegalArgumentException(where + ": a copy probe needs a component: a label (\"block\")"
-                    + " or labels by method name ({\"copyRow\": \"row\"})");
+            throw new IllegalArgumentException(where + ": a copy probe needs a component: a label (\"block\"),"
+                    + " labels by method name ({\"copyRow\": \"row\"}), or \"door\" (a copy door's)");
         }
         for (MethodSpec method : methods) {
             if (components.get(method.name()) == null) {
@@ -256,6 +274,28 @@ public final class ProfileParser {
             }
         }
         return components;
+    }
+
+    /** A door's components: every method needs one, unless the door names its receiver (then none may). */
+    private static ByName<Component> doorComponents(Map<?, ?> node, List<MethodSpec> methods, String where) {
+        if (node.get("component") == null && "receiver".equals(node.get("names"))) {
+            return new ByName<>(Map.of(), null);
+        }
+        ByName<Component> components = byName(node.get("component"), where + ": component", Component::of);
+        if (components.isEmpty()) {
+            throw new IllegalArgumentException(where + ": a copy-door probe needs a component: a label (\"value\"),"
+                    + " labels by method name ({\"cloneRow\": \"row\"}), or \"names\": \"receiver\" alone");
+        }
+        return components(node, methods, where);
+    }
+
+    private static boolean namesReceiver(Map<?, ?> node, String where) {
+        Object names = node.get("names");
+        if (names != null && !"receiver".equals(names)) {
+            throw new IllegalArgumentException(where + ": names must be \"receiver\" (the door names the copy's"
+                    + " site after its receiver's class), was '" + names + "'");
+        }
+        return names != null;
     }
 
     /** A heap-fallback probe's pool: optional, every field optional (see {@link PoolSpec}). */

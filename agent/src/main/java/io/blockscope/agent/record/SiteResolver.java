@@ -51,12 +51,33 @@ public final class SiteResolver {
         this.skipped = all.toArray(String[]::new);
     }
 
-    /** The call site of the current thread's caller chain. */
+    /**
+     * The call site of the current thread's caller chain. Inside a copy door that names its receiver
+     * (a comparator's default buffer path), the site is named with that receiver's class too:
+     * {@code org.apache.hadoop.hbase.filter.SingleColumnValueFilter(RegexStringComparator).filterColumnValue:244}.
+     */
     public String site() {
-        return walker.walk(frames -> frames.filter(f -> !isSkipped(f.getClassName()))
+        String site = walker.walk(frames -> frames.filter(f -> !isSkipped(f.getClassName()))
                 .findFirst()
                 .map(this::name)
                 .orElse(UNKNOWN));
+        Object doorReceiver = Bridge.callSlot()[Bridge.DOOR_RECEIVER];
+        return doorReceiver instanceof Class ? withReceiver(site, (Class<?>) doorReceiver) : site;
+    }
+
+    /** {@code a.B.m:1} with receiver {@code c.D}: {@code a.B(D).m:1}. */
+    static String withReceiver(String site, Class<?> receiver) {
+        int end = site.lastIndexOf(':');
+        int method = site.lastIndexOf('.', end < 0 ? site.length() : end);
+        if (method < 0) {
+            return site + "(" + simpleName(receiver) + ")";
+        }
+        return site.substring(0, method) + "(" + simpleName(receiver) + ")" + site.substring(method);
+    }
+
+    private static String simpleName(Class<?> type) {
+        String simple = type.getSimpleName();
+        return simple.isEmpty() ? type.getName() : simple;
     }
 
     /**
@@ -71,8 +92,8 @@ public final class SiteResolver {
             return new Acquisition(this, null, null);
         }
         // the innermost watched call, as it is now: it names a site in an inherited method
-        Object[] slot = Bridge.receiverSlot();
-        return new Acquisition(this, (Class<?>) slot[0], slot[1]);
+        Object[] slot = Bridge.callSlot();
+        return new Acquisition(this, (Class<?>) slot[Bridge.RECEIVER], slot[Bridge.RECEIVER_METHOD]);
     }
 
     /**

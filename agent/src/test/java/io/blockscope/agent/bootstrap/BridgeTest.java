@@ -123,6 +123,25 @@ class BridgeTest {
     }
 
     @Test
+    void aBufferCopyCountsOnlyInsideACopyDoorUnderTheDoorsComponent() {
+        Bridge.install(sink, 0, 0);
+        long value = Counters.COPY_BYTES[3].sum();
+        long valueCalls = Counters.COPIES[3].sum();
+        Bridge.copiedInDoor(0, 500);
+        assertEquals(value, Counters.COPY_BYTES[3].sum(), "outside every door: not a cell copy");
+        Object[] slot = Bridge.callSlot();
+        slot[Bridge.DOOR_COMPONENT] = 3;
+        try {
+            Bridge.copiedInDoor(0, 500);
+            Bridge.copiedInDoor(0, 24);
+        } finally {
+            slot[Bridge.DOOR_COMPONENT] = null;
+        }
+        assertEquals(value + 524, Counters.COPY_BYTES[3].sum());
+        assertEquals(valueCalls + 2, Counters.COPIES[3].sum());
+    }
+
+    @Test
     void anUncountedLookupIsNoGetButItsBlockIsACheckout() {
         Bridge.install(sink, 0, 0);
         long hits = Counters.HITS[4].sum();

@@ -46,6 +46,38 @@ class ProfileParserTest {
     }
 
     @Test
+    void hbaseProfileCountsCellCopiesAtTheBufferPrimitiveInsideDoors() {
+        Profile profile = Profiles.load("hbase2");
+        ProbeSpec.Copy primitive = probe(profile, "buffer-copy", ProbeSpec.Copy.class);
+        assertTrue(primitive.fromDoor(), "counted under the door's component");
+        assertEquals("arg4", primitive.value().toString());
+        ProbeSpec.CopyDoor cellUtil = probe(profile, "cellutil-copy", ProbeSpec.CopyDoor.class);
+        assertEquals(Component.VALUE, cellUtil.componentFor("cloneValue"));
+        assertEquals(Component.ROW, cellUtil.componentFor("copyRow"));
+        ProbeSpec.CopyDoor comparator = probe(profile, "comparator-copy", ProbeSpec.CopyDoor.class);
+        assertTrue(comparator.namesReceiver());
+        assertNull(comparator.componentFor("compareTo"), "the comparator's caller knows the component");
+        assertEquals(
+                Component.VALUE,
+                probe(profile, "cell-copy", ProbeSpec.CopyDoor.class).componentFor("getValueArray"));
+    }
+
+    @Test
+    void aCopyDoorNeedsAComponentForEachMethodUnlessItNamesItsReceiver() {
+        assertError(
+                probe("\"kind\": \"copy-door\", \"types\": [\"a.B\"], \"methods\": [\"c\"]"),
+                "profile t: probe 'p': a copy-door probe needs a component: a label (\"value\"), labels by method name"
+                        + " ({\"cloneRow\": \"row\"}), or \"names\": \"receiver\" alone");
+        assertError(
+                probe("\"kind\": \"copy-door\", \"types\": [\"a.B\"], \"methods\": [\"c\"], \"names\": \"self\""),
+                "profile t: probe 'p': names must be \"receiver\" (the door names the copy's site after its receiver's"
+                        + " class), was 'self'");
+        assertError(
+                probe("\"kind\": \"copy-door\", \"types\": [\"a.B\"], \"methods\": [\"c\"], \"component\": \"door\""),
+                "profile t: probe 'p': component: unknown component 'door'; accepted: row, family, qualifier, value, tags, block");
+    }
+
+    @Test
     void autoDetectionNeedsTheDetectClasses() {
         ClassLoader empty = new ClassLoader(null) {};
         assertTrue(Profiles.resolve("auto", empty).isEmpty());
@@ -213,7 +245,7 @@ class ProfileParserTest {
         assertError("{\"name\": \"x\"}", "profile t: probes must be a non-empty array");
         assertError(
                 probe("\"kind\": \"block-gte\""),
-                "profile t: probe 'p': kind: unknown kind 'block-gte'; accepted: block-get, block-return, copy, occupancy");
+                "profile t: probe 'p': kind: unknown kind 'block-gte'; accepted: block-get, block-return, copy, copy-door, occupancy");
         assertError(
                 probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"get\"]"),
                 "profile t: probe 'p': a block-get probe needs a tier");

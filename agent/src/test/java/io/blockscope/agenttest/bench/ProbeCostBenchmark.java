@@ -173,13 +173,13 @@ public class ProbeCostBenchmark {
     @Benchmark
     public Object receiverEnterExit(Reader reader) {
         Object block = new Object();
-        Object[] slot = Bridge.receiverSlot();
+        Object[] slot = Bridge.callSlot();
         Object previousReceiver = slot[0];
         Object previousMethod = slot[1];
         slot[0] = ProbeCostBenchmark.class;
         slot[1] = "filterRowKey";
         reader.held = block;
-        slot = Bridge.receiverSlot();
+        slot = Bridge.callSlot();
         slot[0] = previousReceiver;
         slot[1] = previousMethod;
         return block;

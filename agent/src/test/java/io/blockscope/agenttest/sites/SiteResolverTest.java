@@ -50,7 +50,7 @@ class SiteResolverTest {
     void aSiteInAWatchedInheritedMethodIsNamedAfterTheReceiver() {
         SiteResolver withReceivers =
                 new SiteResolver(List.of(Machinery.class.getName()), java.util.Set.of(BaseFilter.class.getName()));
-        Object[] slot = Bridge.receiverSlot();
+        Object[] slot = Bridge.callSlot();
         // what the receiver probe's advice stores while BaseFilter.inherited runs on a ConcreteFilter
         slot[0] = ConcreteFilter.class;
         slot[1] = "inherited";
@@ -69,6 +69,28 @@ class SiteResolverTest {
         assertTrue(
                 new ConcreteFilter().inherited(withReceivers).startsWith(BaseFilter.class.getName() + ".inherited:"),
                 "no watched call in progress: the declaring class, with its line");
+    }
+
+    @Test
+    void aSiteInsideADoorThatNamesItsReceiverCarriesTheReceiversClass() {
+        Object[] slot = Bridge.callSlot();
+        // what a comparator door's advice stores while a filter's comparator copies
+        slot[Bridge.DOOR_RECEIVER] = ConcreteFilter.class;
+        int line;
+        String site;
+        try {
+            line = currentLine() + 1;
+            site = Machinery.resolve(resolver);
+        } finally {
+            slot[Bridge.DOOR_RECEIVER] = null;
+        }
+        assertEquals(
+                SiteResolverTest.class.getName()
+                        + "(ConcreteFilter).aSiteInsideADoorThatNamesItsReceiverCarriesTheReceiversClass:" + line,
+                site);
+        assertTrue(
+                Machinery.resolve(resolver).startsWith(SiteResolverTest.class.getName() + ".aSiteInside"),
+                "outside the door: the plain site");
     }
 
     @Test
@@ -99,7 +121,7 @@ class SiteResolverTest {
     void aCaptureInAWatchedInheritedMethodIsNamedAfterTheReceiverOfThatMoment() {
         SiteResolver withReceivers =
                 new SiteResolver(List.of(Machinery.class.getName()), java.util.Set.of(BaseFilter.class.getName()));
-        Object[] slot = Bridge.receiverSlot();
+        Object[] slot = Bridge.callSlot();
         CheckoutTracker.Origin origin;
         slot[0] = ConcreteFilter.class;
         slot[1] = "captured";

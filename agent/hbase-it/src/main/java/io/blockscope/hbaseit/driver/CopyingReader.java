@@ -5,14 +5,22 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.apache.hadoop.hbase.ByteBufferKeyValue;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.NoTagsByteBufferKeyValue;
+import org.apache.hadoop.hbase.PrivateCellUtil;
+import org.apache.hadoop.hbase.filter.ByteArrayComparable;
+import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * Reads offheap cells the expensive way: {@code getValueArray()} on a {@code ByteBufferKeyValue}
  * over a direct buffer clones the value onto the heap, as a filter or coprocessor that is not
  * ByteBuffer-aware would. Also reads the same cell through the heap {@code KeyValue} it was encoded
- * from, whose arrays are not copies and must not be counted. Needs hbase-common only.
+ * from, whose arrays are not copies and must not be counted. Then the doors that copy without
+ * {@code getXxxArray()}: {@code CellUtil.cloneValue} and {@code copyValueTo}, and a comparator that
+ * inherits {@code ByteArrayComparable}'s copying {@code compareTo(ByteBuffer, int, int)}, compared
+ * through {@code PrivateCellUtil.compareValue} as HBase's filters do; and a {@code ByteBufferKeyValue}
+ * over a heap buffer, whose copies are heap to heap and not counted. Needs hbase-common only.
  *
  * <p>Checkpoint {@code copied} reports what it copied: the count and bytes per component.
  */
@@ -22,6 +30,9 @@ public final class CopyingReader {
     static final int VALUE_READS = 5;
     static final int QUALIFIER_READS = 2;
     static final int HEAP_READS = 7;
+    static final int CLONES = 3;
+    static final int COPIES_TO = 2;
+    static final int COMPARES = 4;
 
     private final DriverConsole console = new DriverConsole();
 
@@ -43,6 +54,14 @@ public final class CopyingReader {
         long valueBytes = readValues(offheap, value);
         Cell noTags = new NoTagsByteBufferKeyValue(offheapCopy(onHeap), 0, onHeap.getLength());
         long qualifierBytes = readQualifiers(noTags);
+        long clonedBytes = cloneValues(offheap);
+        long copiedIntoBytes = copyValuesInto(offheap);
+        long comparedBytes = compareValues(offheap, new CopyingComparator(value));
+        Cell heapBacked = new ByteBufferKeyValue(ByteBuffer.wrap(onHeap.getBuffer()), 0, onHeap.getLength());
+        for (int i = 0; i < HEAP_READS; i++) {
+            CellUtil.cloneValue(heapBacked);
+            heapBacked.getQualifierArray();
+        }
 
         console.checkpoint(
                 "copied",
@@ -50,6 +69,12 @@ public final class CopyingReader {
                         .put("cell.class", offheap.getClass().getName())
                         .put("copies.value", VALUE_READS)
                         .put("copies.value.bytes", valueBytes)
+                        .put("copies.cloned", CLONES)
+                        .put("copies.cloned.bytes", clonedBytes)
+                        .put("copies.into", COPIES_TO)
+                        .put("copies.into.bytes", copiedIntoBytes)
+                        .put("copies.compared", COMPARES)
+                        .put("copies.compared.bytes", comparedBytes)
                         .put("copies.qualifier", QUALIFIER_READS)
                         .put("copies.qualifier.bytes", qualifierBytes)
                         .put("heap.reads", HEAP_READS));
@@ -66,6 +91,53 @@ public final class CopyingReader {
             copied += value.length;
         }
         return copied;
+    }
+
+    /** CellUtil's helpers reach the cell's buffer without getValueArray(): each is one value copy here. */
+    private static long cloneValues(Cell cell) {
+        long copied = 0;
+        for (int i = 0; i < CLONES; i++) {
+            copied += CellUtil.cloneValue(cell).length;
+        }
+        return copied;
+    }
+
+    private static long copyValuesInto(Cell cell) {
+        long copied = 0;
+        for (int i = 0; i < COPIES_TO; i++) {
+            byte[] into = new byte[cell.getValueLength() + 8];
+            copied += CellUtil.copyValueTo(cell, into, 8) - 8;
+        }
+        return copied;
+    }
+
+    /** As a value filter compares: the comparator's inherited buffer path copies the value. */
+    private static long compareValues(Cell cell, ByteArrayComparable comparator) {
+        long copied = 0;
+        for (int i = 0; i < COMPARES; i++) {
+            if (PrivateCellUtil.compareValue(cell, comparator) != 0) {
+                throw new IllegalStateException("the comparator should match the cell's value");
+            }
+            copied += cell.getValueLength();
+        }
+        return copied;
+    }
+
+    /** A user's comparator that does not override compareTo(ByteBuffer, int, int), like RegexStringComparator. */
+    static final class CopyingComparator extends ByteArrayComparable {
+        CopyingComparator(byte[] value) {
+            super(value);
+        }
+
+        @Override
+        public byte[] toByteArray() {
+            return getValue();
+        }
+
+        @Override
+        public int compareTo(byte[] value, int offset, int length) {
+            return Bytes.compareTo(getValue(), 0, getValue().length, value, offset, length);
+        }
     }
 
     private static long readQualifiers(Cell cell) {

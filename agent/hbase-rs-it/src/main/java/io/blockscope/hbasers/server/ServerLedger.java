@@ -17,6 +17,7 @@ public final class ServerLedger implements ServerLedgerMBean {
 
     private final AtomicLong copiedValues = new AtomicLong();
     private final AtomicLong copiedValueBytes = new AtomicLong();
+    private final AtomicLong clonedValueBytes = new AtomicLong();
 
     private ServerLedger() {}
 
@@ -36,6 +37,15 @@ public final class ServerLedger implements ServerLedgerMBean {
     void copied(int bytes) {
         copiedValues.incrementAndGet();
         copiedValueBytes.addAndGet(bytes);
+    }
+
+    void cloned(int bytes) {
+        clonedValueBytes.addAndGet(bytes);
+    }
+
+    @Override
+    public long getClonedValueBytes() {
+        return clonedValueBytes.get();
     }
 
     @Override

@@ -9,6 +9,9 @@ public interface ServerLedgerMBean {
     /** Bytes of those values. */
     long getCopiedValueBytes();
 
+    /** Bytes {@link CloningValueFilter} cloned with {@code CellUtil.cloneValue} from offheap cells. */
+    long getClonedValueBytes();
+
     /** Region scanners {@link LeakingObserver} opened and holds without closing. */
     int getHeldScanners();
 }

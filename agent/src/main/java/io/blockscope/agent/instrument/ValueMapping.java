@@ -40,7 +40,7 @@ import net.bytebuddy.implementation.bytecode.member.MethodVariableAccess;
  * not exist or is not visible from the instrumented class, a type that cannot become the advice
  * parameter's type) fails the transformation of that class with a message naming all three, unless
  * the mapping was given a fallback: then the fallback constant stands in for it, and the mismatch is
- * logged once (a condition that only newer releases of a target can answer).
+ * logged at INFO (a condition that only newer releases of a target can answer).
  *
  * <p>An {@code int} value for a {@code boolean} parameter is true when above zero (a count, such as
  * a reference count).
@@ -144,7 +144,7 @@ final class ValueMapping implements Advice.OffsetMapping {
             }
         }
         if (target.represents(boolean.class) && type.represents(int.class)) {
-            // above zero, without a branch: (n + MAX_VALUE) has its sign bit set exactly for n >= 1
+            // above zero, without a branch: for 0 <= n, (n + MAX_VALUE) has its sign bit set exactly when n >= 1
             code.add(IntegerConstant.forValue(Integer.MAX_VALUE));
             code.add(Addition.INTEGER);
             code.add(IntegerConstant.forValue(31));

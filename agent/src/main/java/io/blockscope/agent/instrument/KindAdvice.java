@@ -23,7 +23,12 @@ final class KindAdvice implements ProbeSpec.Visitor<Advice> {
         Advice.WithCustomMapping mapping = value(probe.value(), Object.class);
         mapping = bind(mapping, ProbeCondition.class, probe.when());
         mapping = bind(mapping, ProbeCounted.class, probe.counted());
-        mapping = bind(mapping, ProbeCheckout.class, probe.checkout());
+        // a checkout condition an older release of the target cannot answer (it lacks the method)
+        // makes every hit a checkout there, as "true" would, instead of leaving the cache uninstrumented
+        Condition checkout = probe.checkout();
+        mapping = checkout.value() == null
+                ? mapping.bind(ProbeCheckout.class, checkout.constant())
+                : mapping.bind(ProbeCheckout.class, new ValueMapping(checkout.value(), boolean.class, true));
         return mapping.to(Advices.BlockGet.class);
     }
 

@@ -6,6 +6,7 @@ import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.blockscope.agent.profile.ValueRef;
+import io.blockscope.exporter.Log;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -20,9 +21,12 @@ import net.bytebuddy.description.method.MethodList;
 import net.bytebuddy.description.method.ParameterDescription;
 import net.bytebuddy.description.type.TypeDefinition;
 import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.implementation.bytecode.Addition;
+import net.bytebuddy.implementation.bytecode.ShiftRight;
 import net.bytebuddy.implementation.bytecode.StackManipulation;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
 import net.bytebuddy.implementation.bytecode.collection.ArrayLength;
+import net.bytebuddy.implementation.bytecode.constant.IntegerConstant;
 import net.bytebuddy.implementation.bytecode.member.FieldAccess;
 import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
 import net.bytebuddy.implementation.bytecode.member.MethodVariableAccess;
@@ -34,16 +38,28 @@ import net.bytebuddy.implementation.bytecode.member.MethodVariableAccess;
  *
  * <p>A value that does not fit the instrumented method (an argument it lacks, an accessor that does
  * not exist or is not visible from the instrumented class, a type that cannot become the advice
- * parameter's type) fails the transformation of that class with a message naming all three.
+ * parameter's type) fails the transformation of that class with a message naming all three, unless
+ * the mapping was given a fallback: then the fallback constant stands in for it, and the mismatch is
+ * logged at INFO (a condition that only newer releases of a target can answer).
+ *
+ * <p>An {@code int} value for a {@code boolean} parameter is true when above zero (a count, such as
+ * a reference count).
  */
 final class ValueMapping implements Advice.OffsetMapping {
 
     private final ValueRef value;
     private final TypeDescription.Generic target;
+    /** The constant used where the value does not fit the method; null: such a value fails the class. */
+    private final Boolean fallback;
 
     ValueMapping(ValueRef value, Class<?> target) {
+        this(value, target, null);
+    }
+
+    ValueMapping(ValueRef value, Class<?> target, Boolean fallback) {
         this.value = value;
         this.target = TypeDescription.ForLoadedType.of(target).asGenericType();
+        this.fallback = fallback;
     }
 
     @Override
@@ -53,6 +69,22 @@ final class ValueMapping implements Advice.OffsetMapping {
             Assigner assigner,
             Advice.ArgumentHandler argumentHandler,
             Sort sort) {
+        try {
+            return compile(instrumentedType, instrumentedMethod, assigner, argumentHandler);
+        } catch (IllegalStateException e) {
+            if (fallback == null) {
+                throw e;
+            }
+            Log.info(e.getMessage() + "; using " + fallback + " there instead");
+            return new Target.ForStackManipulation(IntegerConstant.forValue(fallback));
+        }
+    }
+
+    private Target compile(
+            TypeDescription instrumentedType,
+            MethodDescription instrumentedMethod,
+            Assigner assigner,
+            Advice.ArgumentHandler argumentHandler) {
         List<StackManipulation> code = new ArrayList<>();
         TypeDescription.Generic type;
         switch (value.origin()) {
@@ -110,6 +142,14 @@ final class ValueMapping implements Advice.OffsetMapping {
                 code.add(MethodInvocation.invoke(accessor.asDefined()).virtual(type.asErasure()));
                 type = accessor.getReturnType();
             }
+        }
+        if (target.represents(boolean.class) && type.represents(int.class)) {
+            // above zero, without a branch: for 0 <= n, (n + MAX_VALUE) has its sign bit set exactly when n >= 1
+            code.add(IntegerConstant.forValue(Integer.MAX_VALUE));
+            code.add(Addition.INTEGER);
+            code.add(IntegerConstant.forValue(31));
+            code.add(ShiftRight.INTEGER.toUnsigned());
+            return new Target.ForStackManipulation(new StackManipulation.Compound(code));
         }
         StackManipulation assignment = assigner.assign(type, target, Assigner.Typing.STATIC);
         if (!assignment.isValid()) {

@@ -168,9 +168,13 @@ class ProfileParserTest {
                         .checkout()
                         .constant(),
                 "on-heap cache hits are never given back");
-        assertTrue(probe(profile, "block-get-l2", ProbeSpec.BlockGet.class)
-                .checkout()
-                .constant());
+        // 2.3+: a heap block (refCnt() 0) the BucketCache hands out is never released
+        assertEquals(
+                "return.refCnt()",
+                String.valueOf(probe(profile, "block-get-l2", ProbeSpec.BlockGet.class)
+                        .checkout()
+                        .value()),
+                "BucketCache hits are checkouts while they hold a reference");
         assertTrue(
                 probe(profile, "block-release", ProbeSpec.BlockReturn.class).returnsCheckedOut(),
                 "release() of blocks no hit handed out is no return");

@@ -9,12 +9,14 @@ import io.blockscope.hbasers.server.CloningValueFilter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.stream.IntStream;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.filter.BinaryComparator;
 import org.apache.hadoop.hbase.filter.RegexStringComparator;
 import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.filter.ValueFilter;
+import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -23,6 +25,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Copies of offheap cells that never call {@code getXxxArray()}, on a real HBase RegionServer with
@@ -31,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * inherited {@code ByteArrayComparable.compareTo(ByteBuffer, int, int)} copies each value it is
  * given. Each is counted in bytes against what HBase's code copied and named; a comparator that
  * reads the buffer in place ({@code BinaryComparator}) and the write path's copies are not avoidable
- * copies; the hot-copy alert fires on the cloning filter.
+ * copies; reverse scans and FAST_DIFF and ROW_INDEX_V1 blocks count the same; the hot-copy alert
+ * fires on the cloning filter; Append's read-modify-write copies the old values.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -41,6 +46,9 @@ class RegionServerCopyDoorsTest {
     /** SingleColumnValueFilter.filterColumnValue compares through PrivateCellUtil.compareValue. */
     static final String REGEX_SITE =
             "org.apache.hadoop.hbase.filter.SingleColumnValueFilter(RegexStringComparator).filterColumnValue:";
+
+    /** HRegion's frames are HBase's read machinery: its RPC method is the site an operator can act on. */
+    static final String APPEND_SITE = "org.apache.hadoop.hbase.regionserver.RSRpcServices.append:";
 
     /** How close the agent's bytes must come to what HBase's code copied. */
     static final double TOLERANCE = 0.05;
@@ -119,21 +127,11 @@ class RegionServerCopyDoorsTest {
     @Order(3)
     void aRegexValueFilterIsCountedWithItsComparator() throws Exception {
         long before = valueBytes();
-        // "." matches every value: NOT_EQUAL then drops every row, so nothing is sent back
-        SingleColumnValueFilter regex = new SingleColumnValueFilter(
-                Workload.FAMILY, Workload.QUALIFIER, CompareOperator.NOT_EQUAL, new RegexStringComparator("."));
-        assertEquals(0, workload.scan(regex));
+        assertEquals(0, workload.scan(regexDroppingEveryRow()));
         Scrape agent = Scrape.of(server.metricsUri());
         long copied = valueBytes(agent) - before;
-        System.out.printf(
-                "regex value filter: %d value bytes counted, HBase's code copied at most %d%n",
-                copied, (long) Workload.ROWS * Workload.VALUE_BYTES);
-        // HBase's code copies every value the comparator is handed (one per row, all offheap here but
-        // for a block still in the RAM queue)
-        long hbaseCopies = (long) Workload.ROWS * Workload.VALUE_BYTES;
-        assertTrue(
-                copied >= hbaseCopies * (1 - TOLERANCE) && copied <= hbaseCopies,
-                "value bytes the regex comparator copied: " + copied + " of " + hbaseCopies);
+        // HBase's code copies every value the comparator is handed: one per row
+        assertWithinTolerance(copied, (long) Workload.ROWS * Workload.VALUE_BYTES, "regex value filter");
         assertEquals(
                 copied,
                 siteSum(agent, "blockscope_copy_site_bytes_total", REGEX_SITE),
@@ -142,6 +140,39 @@ class RegionServerCopyDoorsTest {
 
     @Test
     @Order(4)
+    void aReverseScanCopiesAsAForwardOne() throws Exception {
+        long before = valueBytes();
+        assertEquals(0, workload.reverseScan(regexDroppingEveryRow()));
+        Scrape agent = Scrape.of(server.metricsUri());
+        assertWithinTolerance(valueBytes(agent) - before, (long) Workload.ROWS * Workload.VALUE_BYTES, "reverse");
+    }
+
+    /**
+     * Encoded blocks hand out other cells: FAST_DIFF's decoded cells keep row, family and qualifier
+     * in a heap key buffer and value and tags in the block; ROW_INDEX_V1's are ByteBufferKeyValues
+     * over the block. Plain scans copy no value; the regex comparator copies every value.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = DataBlockEncoding.class,
+            names = {"FAST_DIFF", "ROW_INDEX_V1"})
+    @Order(5)
+    void encodedBlocksCountTheSameCopies(DataBlockEncoding encoding) throws Exception {
+        try (Workload encoded =
+                Workload.create(server, "doors_" + encoding.name().toLowerCase(Locale.ROOT), encoding)) {
+            assertEquals(Workload.ROWS, encoded.scan(), "a scan caches every block");
+            long before = valueBytes();
+            assertEquals(Workload.ROWS, encoded.scan());
+            assertEquals(before, valueBytes(), encoding + ": a plain scan copies no value");
+            assertEquals(0, encoded.scan(regexDroppingEveryRow()));
+            Scrape agent = Scrape.of(server.metricsUri());
+            assertWithinTolerance(
+                    valueBytes(agent) - before, (long) Workload.ROWS * Workload.VALUE_BYTES, encoding.name());
+        }
+    }
+
+    @Test
+    @Order(6)
     void aComparatorThatReadsTheBufferInPlaceCopiesNothing() throws Exception {
         long before = valueBytes();
         ValueFilter binary = new ValueFilter(CompareOperator.EQUAL, new BinaryComparator(Workload.value(7)));
@@ -153,7 +184,7 @@ class RegionServerCopyDoorsTest {
     }
 
     @Test
-    @Order(5)
+    @Order(7)
     void theHotCopyAlertFiresOnTheCloningFilter() throws Exception {
         String expression = prometheus.alertExpression("BlockscopeHotCopyPath");
         JsonNode hot = null;
@@ -169,6 +200,35 @@ class RegionServerCopyDoorsTest {
         JsonNode top =
                 prometheus.query("topk(1, instance_site:blockscope_copy_site_bytes:rate1m{instance='" + target + "'})");
         assertTrue(top.get(0).path("metric").path("site").asText().startsWith(CLONING_SITE), "top site " + top);
+    }
+
+    /** Append reads each old value with getValueArray() to build the new one (HRegion's reckonDeltas). */
+    @Test
+    @Order(8)
+    void appendCopiesTheOldValuesOfCachedRows() throws Exception {
+        long before = valueBytes();
+        workload.append(100, new byte[] {'!'});
+        Scrape agent = Scrape.of(server.metricsUri());
+        long copied = valueBytes(agent) - before;
+        assertWithinTolerance(copied, 100L * Workload.VALUE_BYTES, "append");
+        assertEquals(
+                copied,
+                siteSum(agent, "blockscope_copy_site_bytes_total", APPEND_SITE),
+                "named after HBase's Append call: " + agent.describe("blockscope_copy_site_bytes_total"));
+    }
+
+    private static SingleColumnValueFilter regexDroppingEveryRow() {
+        // "." matches every value: NOT_EQUAL then drops every row, so nothing is sent back
+        return new SingleColumnValueFilter(
+                Workload.FAMILY, Workload.QUALIFIER, CompareOperator.NOT_EQUAL, new RegexStringComparator("."));
+    }
+
+    /** HBase's code copied {@code hbaseCopies} bytes at most; a block still in the RAM queue is on the heap. */
+    private static void assertWithinTolerance(long counted, long hbaseCopies, String what) {
+        System.out.printf("%s: %d value bytes counted, HBase's code copied at most %d%n", what, counted, hbaseCopies);
+        assertTrue(
+                counted >= hbaseCopies * (1 - TOLERANCE) && counted <= hbaseCopies,
+                what + ": value bytes counted " + counted + " of " + hbaseCopies);
     }
 
     private long valueBytes() {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Append;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -22,6 +23,7 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.filter.Filter;
 import org.apache.hadoop.hbase.filter.PrefixFilter;
+import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -48,12 +50,19 @@ final class Workload implements AutoCloseable {
 
     /** Creates, loads and flushes table {@code name}. */
     static Workload create(RegionServerProcess server, String name) {
+        return create(server, name, DataBlockEncoding.NONE);
+    }
+
+    /** Creates, loads and flushes table {@code name}, its blocks encoded with {@code encoding}. */
+    static Workload create(RegionServerProcess server, String name, DataBlockEncoding encoding) {
         try {
             Connection connection = ConnectionFactory.createConnection(server.clientConfiguration());
             TableName table = TableName.valueOf(name);
             try (Admin admin = connection.getAdmin()) {
                 admin.createTable(TableDescriptorBuilder.newBuilder(table)
-                        .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY))
+                        .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(FAMILY)
+                                .setDataBlockEncoding(encoding)
+                                .build())
                         .build());
             }
             Workload workload = new Workload(connection, table);
@@ -143,6 +152,18 @@ final class Workload implements AutoCloseable {
     /** A full scan through {@code filter}; returns the rows it let through. */
     int scan(Filter filter) throws IOException {
         return count(new Scan().setCaching(500).setFilter(filter));
+    }
+
+    /** A full reverse scan through {@code filter}; returns the rows it let through. */
+    int reverseScan(Filter filter) throws IOException {
+        return count(new Scan().setReversed(true).setCaching(500).setFilter(filter));
+    }
+
+    /** Appends {@code suffix} to the value of rows {@code 0 .. rows-1}, one Append each. */
+    void append(int rows, byte[] suffix) throws IOException {
+        for (int i = 0; i < rows; i++) {
+            table.append(new Append(row(i)).addColumn(FAMILY, QUALIFIER, suffix));
+        }
     }
 
     /** Has {@link LeakingObserver} open a region scanner and keep it. */

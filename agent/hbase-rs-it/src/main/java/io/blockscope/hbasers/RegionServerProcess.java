@@ -25,8 +25,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 
 /**
- * A standalone HBase 2.6 ({@code HMaster start} with {@code hbase.cluster.distributed=false}: master,
- * RegionServer and ZooKeeper in one JVM) with an offheap BucketCache, in its own JVM, configured only
+ * A standalone HBase ({@code HMaster start} with {@code hbase.cluster.distributed=false}: master,
+ * RegionServer and ZooKeeper in one JVM; this module's 2.6 unless {@link Builder#hbaseClassPath} names
+ * another release's jars) with an offheap BucketCache, in its own JVM, configured only
  * through an {@code hbase-site.xml} in a temporary conf directory at the front of its class path.
  * Everything it writes stays in that temporary directory. The master's and the RegionServer's RPC
  * ports are 0, bound by the kernel; ZooKeeper's, which clients must know in advance, is picked free
@@ -273,6 +274,7 @@ final class RegionServerProcess implements AutoCloseable {
         private List<String> moduleFlags = addOpensFlags();
         private final Map<String, String> site = new LinkedHashMap<>();
         private IntSupplier zookeeperPorts = RegionServerProcess::freePort;
+        private String hbaseClassPath;
 
         /** The {@code java} executable the server runs on (default: the test's own). */
         Builder java(Path executable) {
@@ -310,6 +312,16 @@ final class RegionServerProcess implements AutoCloseable {
         /** An extra {@code hbase-site.xml} property. */
         Builder site(String key, String value) {
             site.put(key, value);
+            return this;
+        }
+
+        /**
+         * HBase's jars as a path-separated list: another release's whole RegionServer class path (the
+         * build writes one per release it tests, see {@code src/releases/}) instead of this module's
+         * own, {@code blockscope.rs.classpath}. This module's classes still come first.
+         */
+        Builder hbaseClassPath(String classPath) {
+            this.hbaseClassPath = classPath;
             return this;
         }
 
@@ -401,7 +413,7 @@ final class RegionServerProcess implements AutoCloseable {
                         + required("blockscope.rs.classes")
                         + (testClasses.isBlank() ? "" : File.pathSeparator + testClasses)
                         + File.pathSeparator
-                        + required("blockscope.rs.classpath"));
+                        + (hbaseClassPath != null ? hbaseClassPath : required("blockscope.rs.classpath")));
                 command.add("org.apache.hadoop.hbase.master.HMaster");
                 command.add("start");
                 Path log = dir.resolve("regionserver.log");

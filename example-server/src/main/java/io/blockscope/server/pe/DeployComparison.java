@@ -3,7 +3,6 @@ package io.blockscope.server.pe;
 import io.blockscope.server.cache.CacheConfig;
 import io.blockscope.server.cache.CacheDeploy;
 import io.blockscope.server.cache.ReadPathMode;
-import io.blockscope.server.jvm.GcPauses;
 import io.blockscope.server.jvm.LiveMemory;
 import io.blockscope.server.jvm.ThreadAllocation;
 import io.blockscope.server.load.TableManifest;
@@ -15,10 +14,6 @@ import io.blockscope.server.region.CacheSizing;
 import io.blockscope.server.region.Tables;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
-import java.lang.management.MemoryUsage;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,8 +21,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
-import org.HdrHistogram.Histogram;
 
 /**
  * The seed's "Comparing BlockCache Deploys": each deploy gets the same heap and the same data
@@ -39,6 +32,9 @@ import org.HdrHistogram.Histogram;
  * them, so every deploy starts from an empty heap. Within a loading, the time is cut into ticks
  * (the charts' points); GC pauses are read in a chain across ticks, so every pause counts in
  * exactly one tick, and settled at the end of each loading.
+ *
+ * <p>This class runs; {@link TickMeter} and {@link ProcessMemory} measure, {@link DeployFigures}
+ * turns the measurements into figures, and {@link DeployTable} reports them on the console.
  */
 public final class DeployComparison {
 
@@ -189,11 +185,9 @@ public final class DeployComparison {
             progress.estimatedTotal(
                     perLoading * loadings.size() * settings.deploys().size());
             for (Loading l : loadings) {
-                progress.println(String.format(
-                        "[pe] loading %s: rows 0..%,d (%.1fx the cache, expected hit ratio %.2f)",
-                        l.name(), l.rows() - 1, l.factor(), l.expectedHitRatio()));
+                progress.println(DeployTable.plan(l));
             }
-            progress.emit(out, header());
+            progress.emit(out, DeployTable.header());
             for (CacheDeploy deploy : settings.deploys()) {
                 results.add(runDeploy(deploy, progress, out));
                 System.gc(); // between deploys, unmeasured: the next starts from an empty heap
@@ -237,9 +231,9 @@ public final class DeployComparison {
                 LoadingResult r = runLoading(evaluation, target, pe.shape(Workload.RANDOM_READ), loading, t, progress);
                 t = r.samples().get(r.samples().size() - 1).t();
                 results.add(r);
-                progress.emit(out, line(label(deploy), r));
+                progress.emit(out, DeployTable.line(label(deploy), r));
                 if (r.firstError() != null) {
-                    progress.emit(out, "    ! " + r.errors() + " worker(s) failed: " + r.firstError());
+                    progress.emit(out, DeployTable.failures(r));
                 }
             }
             leaks += target.outstandingBlockReferences();
@@ -262,16 +256,13 @@ public final class DeployComparison {
             throws Exception {
         WorkloadShape shape = base.withRowLimit(loading.rows());
         String where = target.deploy() + " " + loading.name();
-        Totals totals = new Totals();
+        DeployFigures.Totals totals = new DeployFigures.Totals();
         if (!settings.warmup().isZero()) {
             progress.phase("warming up " + where);
             totals.errors(evaluation.runSlice(
                     target, shape, settings.threads(), settings.warmup().toNanos(), 0, false));
         }
-        // settled: the warm-up's pauses are all counted before the first tick starts
-        GcPauses.Reading gc = GcPauses.shared().read(true);
-        Counters counters = Counters.of(target);
-        long others = allocation.allThreads();
+        TickMeter meter = new TickMeter(target, allocation);
         double t = t0;
         List<Figures> samples = new ArrayList<>();
         int ticks = settings.ticks();
@@ -281,22 +272,11 @@ public final class DeployComparison {
                     target, shape, settings.threads(), settings.tick().toNanos(), 0, false);
             boolean last = i == ticks - 1;
             boolean live = settings.liveEvery() > 0 && (i + 1) % settings.liveEvery() == 0;
-            // settled before a full collection too, so that the tick holds all of its own pauses
-            GcPauses.Reading gcNow = GcPauses.shared().read(last || live);
-            Counters countersNow = Counters.of(target);
-            long othersNow = allocation.allThreads();
-            // workers start after and end before the all-threads readings: add their own counts
-            long allocated = slice.workerAllocatedBytes < 0 || others < 0 || othersNow < 0
-                    ? -1
-                    : slice.workerAllocatedBytes + (othersNow - others);
-            Tick tick = new Tick(slice, gcNow.minus(gc), countersNow.minus(counters), allocated);
+            TickMeter.Tick tick = meter.read(slice, last || live);
             t += slice.elapsedNanos / 1e9;
             Figures figures = tick.figures(t, slice.latencies);
             totals.add(tick);
             totals.errors(slice);
-            gc = gcNow;
-            counters = countersNow;
-            others = othersNow;
             if (live) {
                 progress.phase(where + " full collection (--live-every)");
                 java.util.Optional<LiveMemory.Reading> reading = LiveMemory.measure();
@@ -306,8 +286,7 @@ public final class DeployComparison {
                     warnNoFullCollection();
                 }
                 // the collection's pause and allocation belong to no tick: the next tick starts after it
-                gc = GcPauses.shared().read(true);
-                others = allocation.allThreads();
+                meter.skipCollection();
             }
             samples.add(figures);
         }
@@ -324,188 +303,6 @@ public final class DeployComparison {
                 samples);
     }
 
-    /** The target's cumulative cache and store file counters. */
-    record Counters(long evictedBlocks, long dataRequests, long dataFileReads) {
-        static Counters of(InProcessTarget target) {
-            return new Counters(target.evictedBlocks(), target.dataRequests(), target.dataFileReads());
-        }
-
-        Counters minus(Counters earlier) {
-            return new Counters(
-                    evictedBlocks - earlier.evictedBlocks,
-                    dataRequests - earlier.dataRequests,
-                    dataFileReads - earlier.dataFileReads);
-        }
-
-        Counters plus(Counters other) {
-            return new Counters(
-                    evictedBlocks + other.evictedBlocks,
-                    dataRequests + other.dataRequests,
-                    dataFileReads + other.dataFileReads);
-        }
-    }
-
-    /** What one tick measured. */
-    private record Tick(Slice slice, GcPauses.Reading gc, Counters counters, long allocatedBytes) {
-        Figures figures(double t, Histogram latencies) {
-            return DeployComparison.figures(
-                    t,
-                    slice.elapsedNanos,
-                    slice.ops,
-                    latencies,
-                    gc.count(),
-                    gc.seconds(),
-                    allocatedBytes,
-                    slice.processCpuNanos,
-                    slice.cost.cacheRequests(),
-                    slice.cost.cacheMisses(),
-                    counters);
-        }
-    }
-
-    /** A loading's ticks summed. */
-    private static final class Totals {
-        final Histogram latencies = StepMeasurement.newHistogram();
-        long nanos;
-        long ops;
-        long gcCount;
-        double gcSeconds;
-        long allocated;
-        long cpu;
-        long requests;
-        long misses;
-        Counters counters = new Counters(0, 0, 0);
-        long errors;
-        String firstError;
-
-        void add(Tick tick) {
-            Slice s = tick.slice();
-            latencies.add(s.latencies);
-            nanos += s.elapsedNanos;
-            ops += s.ops;
-            gcCount += tick.gc().count();
-            gcSeconds += tick.gc().seconds();
-            allocated = allocated < 0 || tick.allocatedBytes() < 0 ? -1 : allocated + tick.allocatedBytes();
-            cpu = cpu < 0 || s.processCpuNanos < 0 ? -1 : cpu + s.processCpuNanos;
-            requests += s.cost.cacheRequests();
-            misses += s.cost.cacheMisses();
-            counters = counters.plus(tick.counters());
-        }
-
-        void errors(Slice s) {
-            errors += s.errors;
-            if (firstError == null) {
-                firstError = s.firstError;
-            }
-        }
-
-        Figures figures(double t) {
-            return DeployComparison.figures(
-                    t, nanos, ops, latencies, gcCount, gcSeconds, allocated, cpu, requests, misses, counters);
-        }
-    }
-
-    /** The figures of a stretch of {@code nanos}: rates per second of it, memory read now. */
-    static Figures figures(
-            double t,
-            long nanos,
-            long ops,
-            Histogram latencies,
-            long gcCount,
-            double gcSeconds,
-            long allocatedBytes,
-            long cpuNanos,
-            long cacheRequests,
-            long cacheMisses,
-            Counters counters) {
-        double seconds = nanos / 1e9;
-        double per = seconds > 0 ? 1 / seconds : 0;
-        return new Figures(
-                round(t, 3),
-                round(seconds, 3),
-                ops,
-                round(ops * per, 1),
-                latencies.getTotalCount() == 0 ? 0 : round(latencies.getMean() / 1000.0, 1),
-                micros(latencies, 50),
-                micros(latencies, 95),
-                micros(latencies, 99),
-                micros(latencies, 99.9),
-                latencies.getTotalCount() == 0 ? 0 : latencies.getMaxValue() / 1000.0,
-                gcCount,
-                round(gcSeconds, 6),
-                round(gcSeconds * per, 6),
-                allocatedBytes < 0 ? null : round(allocatedBytes * per, 0),
-                cpuNanos < 0 ? null : round(cpuNanos / 1e9 * per, 4),
-                cacheRequests == 0 ? null : round(1 - (double) cacheMisses / cacheRequests, 5),
-                counters.dataRequests() == 0
-                        ? null
-                        : round(1 - (double) counters.dataFileReads() / counters.dataRequests(), 5),
-                round(counters.dataFileReads() * per, 1),
-                counters.evictedBlocks(),
-                round(counters.evictedBlocks() * per, 2),
-                heapAfterGc(),
-                rss(),
-                direct(),
-                null,
-                null);
-    }
-
-    private static double micros(Histogram h, double percentile) {
-        return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(percentile) / 1000.0;
-    }
-
-    /**
-     * The whole heap in use right after the latest collection (young or old), from that collection's
-     * own record: what stays flat when nothing accumulates. (A pool's own "collection usage" will not
-     * do: G1's old generation updates it only at mixed and full collections.) Null when unknown.
-     */
-    static Long heapAfterGc() {
-        java.util.Set<String> heapPools = new java.util.HashSet<>();
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP) {
-                heapPools.add(pool.getName());
-            }
-        }
-        com.sun.management.GcInfo latest = null;
-        for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            if (gc instanceof com.sun.management.GarbageCollectorMXBean sun) {
-                com.sun.management.GcInfo info = sun.getLastGcInfo();
-                if (info != null && (latest == null || info.getEndTime() > latest.getEndTime())) {
-                    latest = info;
-                }
-            }
-        }
-        if (latest == null) {
-            return null;
-        }
-        long used = 0;
-        for (Map.Entry<String, MemoryUsage> e : latest.getMemoryUsageAfterGc().entrySet()) {
-            if (heapPools.contains(e.getKey())) {
-                used += e.getValue().getUsed();
-            }
-        }
-        return used;
-    }
-
-    /** The process's resident set from /proc/self/status, or null off Linux. */
-    static Long rss() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-                }
-            }
-        } catch (java.io.IOException | RuntimeException e) {
-            return null;
-        }
-        return null;
-    }
-
-    static Long direct() {
-        OptionalLong direct = LiveMemory.directBytes();
-        return direct.isPresent() ? direct.getAsLong() : null;
-    }
-
     private boolean warnedNoFullCollection;
 
     private void warnNoFullCollection() {
@@ -514,47 +311,5 @@ public final class DeployComparison {
             System.err.println("[pe] WARNING: --live-every: System.gc() ran no collection (is -XX:+DisableExplicitGC "
                     + "set?); the live heap and direct figures are left out");
         }
-    }
-
-    private static double round(double value, int digits) {
-        double scale = Math.pow(10, digits);
-        return Math.round(value * scale) / scale;
-    }
-
-    static String header() {
-        return String.format(
-                "%-12s %-14s %9s %9s %9s %9s %9s %5s %8s %10s %6s %8s %9s",
-                "deploy",
-                "loading",
-                "ops/s",
-                "p50 us",
-                "p95 us",
-                "p99 us",
-                "p99.9 us",
-                "gc#",
-                "gc ms/s",
-                "alloc MB/s",
-                "cpu",
-                "data hit",
-                "evict/s");
-    }
-
-    static String line(String deploy, LoadingResult r) {
-        Figures f = r.totals();
-        return String.format(
-                "%-12s %-14s %9.0f %9.1f %9.1f %9.1f %9.1f %5d %8.3f %10s %6s %8s %9.1f",
-                deploy,
-                r.name(),
-                f.opsPerSec(),
-                f.p50Micros(),
-                f.p95Micros(),
-                f.p99Micros(),
-                f.p999Micros(),
-                f.gcPauseCount(),
-                f.gcPauseSecondsPerSecond() * 1000,
-                f.allocBytesPerSec() == null ? "n/a" : String.format("%.1f", f.allocBytesPerSec() / 1e6),
-                f.cpuCores() == null ? "n/a" : String.format("%.2f", f.cpuCores()),
-                f.dataHitRatio() == null ? "n/a" : String.format("%.3f", f.dataHitRatio()),
-                f.evictedBlocksPerSec());
     }
 }

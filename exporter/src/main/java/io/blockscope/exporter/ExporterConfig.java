@@ -1,22 +1,22 @@
 package io.blockscope.exporter;
 
 import io.blockscope.exporter.auth.Credentials;
-import io.blockscope.exporter.auth.HashPassword;
 import io.blockscope.exporter.auth.PasswordHash;
-import io.blockscope.exporter.auth.PasswordSource;
-import io.blockscope.exporter.auth.Secrets;
 import io.blockscope.exporter.gc.GcMonitoring;
 import io.blockscope.exporter.tls.TlsMaterial;
-import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
- * Where and how the exporter serves: {@code [host:]port} plus the options named by {@link
- * #optionNames()}. Everything is checked (and TLS files loaded) in {@link #parse}, so a bad option
- * is one clear {@link IllegalArgumentException} at startup rather than a failure later.
+ * Where and how the exporter serves. Built in code with {@link #builder()}:
+ *
+ * <pre>{@code
+ * ExporterConfig config = ExporterConfig.builder().host("127.0.0.1").port(9404).threads(8).build();
+ * }</pre>
+ *
+ * or parsed by {@link #parse} from {@code [host:]port} plus the options named by {@link
+ * #optionNames()}, which checks the options (and loads the TLS files) and then builds. Either way
+ * a bad value is one clear {@link IllegalArgumentException} at startup rather than a failure later.
  *
  * <p>Options (see docs/exporter.md):
  *
@@ -56,12 +56,10 @@ public final class ExporterConfig {
     public static final String TLS_KEYSTORE_PASSWORD_FILE = "tls.keystore.password.file";
     public static final String TLS_KEYSTORE_PASSWORD_ENV = "tls.keystore.password.env";
 
-    /** Computed, so it names the class as it is called in whatever jar (relocated or not) we run from. */
-    private static final String HASH_COMMAND = "java -cp JAR " + HashPassword.class.getName();
-
     static final int MIN_THREADS = 2;
     static final int MAX_THREADS = 32;
     static final int DEFAULT_THREADS = 4;
+    static final int MAX_PORT = 65535;
 
     private static final Set<String> OPTION_NAMES = Set.of(
             THREADS,
@@ -81,8 +79,6 @@ public final class ExporterConfig {
             AUTH_PASSWORD_ENV,
             TLS_KEYSTORE_PASSWORD_FILE,
             TLS_KEYSTORE_PASSWORD_ENV);
-    /** Prefixes this class owns: an unknown key under them is a typo, not someone else's option. */
-    private static final String[] OWNED_PREFIXES = {"tls.", "auth.", "gc.", "jvm."};
 
     private final String host;
     private final int port;
@@ -92,21 +88,22 @@ public final class ExporterConfig {
     private final TlsMaterial tls;
     private final Credentials credentials;
 
-    private ExporterConfig(
-            String host,
-            int port,
-            int threads,
-            GcMonitoring.Source gcSource,
-            boolean jvmMetrics,
-            TlsMaterial tls,
-            Credentials credentials) {
-        this.host = host;
-        this.port = port;
-        this.threads = threads;
-        this.gcSource = gcSource;
-        this.jvmMetrics = jvmMetrics;
-        this.tls = tls;
-        this.credentials = credentials;
+    private ExporterConfig(Builder b) {
+        this.host = b.host;
+        this.port = b.port;
+        this.threads = b.threads;
+        this.gcSource = b.gcSource;
+        this.jvmMetrics = b.jvmMetrics;
+        this.tls = b.tls;
+        this.credentials = b.credentials;
+    }
+
+    /**
+     * A builder with the defaults: all interfaces, {@value #DEFAULT_THREADS} threads, GC metrics from
+     * JFR, JVM metrics on, plain HTTP, no authentication. The port has no default: give it.
+     */
+    public static Builder builder() {
+        return new Builder();
     }
 
     /**
@@ -118,21 +115,7 @@ public final class ExporterConfig {
      *     accepts
      */
     public static ExporterConfig parse(String hostPort, Map<String, String> options) {
-        Map<String, String> opts = options == null ? Map.of() : options;
-        for (String key : opts.keySet()) {
-            for (String prefix : OWNED_PREFIXES) {
-                if (key.startsWith(prefix) && !OPTION_NAMES.contains(key)) {
-                    throw new IllegalArgumentException(
-                            "unknown option '" + key + "'; the " + prefix + "* options are " + namesUnder(prefix));
-                }
-            }
-        }
-        String[] hp = splitHostPort(hostPort);
-        int port = port(hp[1]);
-        int threads = intOption(opts, THREADS, DEFAULT_THREADS, MIN_THREADS, MAX_THREADS);
-        GcMonitoring.Source gcSource = gcSource(opts);
-        boolean jvmMetrics = onOff(opts, JVM_METRICS, true);
-        return new ExporterConfig(hp[0], port, threads, gcSource, jvmMetrics, tls(opts), credentials(opts));
+        return ExporterOptions.parse(hostPort, options);
     }
 
     /** The option keys {@link #parse} reads. */
@@ -188,234 +171,120 @@ public final class ExporterConfig {
                 + (credentials == null ? "" : " auth=" + credentials);
     }
 
-    private static String[] splitHostPort(String hostPort) {
-        String hint = "; give [host:]port, e.g. 9404, 127.0.0.1:9404 or [::1]:9404";
-        if (hostPort == null || hostPort.isBlank()) {
-            throw new IllegalArgumentException("no port given" + hint);
-        }
-        String s = hostPort.trim();
-        if (s.startsWith("[")) {
-            int close = s.indexOf("]:");
-            if (close < 0) {
-                throw new IllegalArgumentException("bad address '" + s + "'" + hint);
-            }
-            return new String[] {s.substring(1, close), s.substring(close + 2)};
-        }
-        int colon = s.lastIndexOf(':');
-        if (colon < 0) {
-            return new String[] {null, s};
-        }
-        String host = s.substring(0, colon);
-        if (host.contains(":")) {
-            throw new IllegalArgumentException("bad address '" + s + "': put an IPv6 host in brackets" + hint);
-        }
-        return new String[] {host.isEmpty() || host.equals("*") ? null : host, s.substring(colon + 1)};
+    /** Whether {@code port} can be bound: 0 (a free port) to {@value #MAX_PORT}. */
+    static boolean validPort(int port) {
+        return port >= 0 && port <= MAX_PORT;
     }
 
-    private static int port(String text) {
-        try {
-            int port = Integer.parseInt(text);
-            if (port >= 0 && port <= 65535) {
-                return port;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(
-                "bad port '" + text + "': give a number from 0 to 65535 (0 picks a free port)");
+    /** The error for a port outside {@link #validPort}, showing it as it was given. */
+    static IllegalArgumentException badPort(String given) {
+        return new IllegalArgumentException(
+                "bad port '" + given + "': give a number from 0 to " + MAX_PORT + " (0 picks a free port)");
     }
 
-    private static int intOption(Map<String, String> opts, String key, int dflt, int min, int max) {
-        String value = opts.get(key);
-        if (value == null) {
-            return dflt;
-        }
-        try {
-            int n = Integer.parseInt(value.trim());
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("bad " + key + "='" + value + "': give a number from " + min + " to " + max
-                + " (default " + dflt + ")");
+    static boolean validThreads(int threads) {
+        return threads >= MIN_THREADS && threads <= MAX_THREADS;
     }
 
-    private static boolean onOff(Map<String, String> opts, String key, boolean dflt) {
-        String value = opts.get(key);
-        if (value == null) {
-            return dflt;
-        }
-        switch (value.trim().toLowerCase(Locale.ROOT)) {
-            case "on":
-            case "true":
-                return true;
-            case "off":
-            case "false":
-                return false;
-            default:
-                throw new IllegalArgumentException(
-                        "bad " + key + "='" + value + "': give on or off (default " + (dflt ? "on" : "off") + ")");
-        }
+    /** The error for a thread count outside {@link #validThreads}, showing it as it was given. */
+    static IllegalArgumentException badThreads(String given) {
+        return new IllegalArgumentException("bad " + THREADS + "='" + given + "': give a number from " + MIN_THREADS
+                + " to " + MAX_THREADS + " (default " + DEFAULT_THREADS + ")");
     }
 
     /**
-     * Reads what an option names (a key, a certificate, a password file or variable): its failure is
-     * the file's fault, not the options', and says so by its type ({@link UnusableFileException}).
+     * Builds an {@link ExporterConfig}; every value is checked in {@link #build()}, so a setter
+     * never throws and the first bad value is named there.
      */
-    private static <T> T fromFiles(java.util.function.Supplier<T> read) {
-        try {
-            return read.get();
-        } catch (UnusableFileException e) {
-            throw e;
-        } catch (IllegalArgumentException e) {
-            throw new UnusableFileException(e.getMessage());
-        }
-    }
+    public static final class Builder {
 
-    /**
-     * {@code gc.source}, or its older spelling {@code jfr=on|off}; not both, so that no combination
-     * needs a precedence rule to be understood.
-     */
-    private static GcMonitoring.Source gcSource(Map<String, String> opts) {
-        String value = opts.get(GC_SOURCE);
-        if (value == null) {
-            return onOff(opts, JFR, true) ? GcMonitoring.Source.JFR : GcMonitoring.Source.MXBEAN;
+        private String host;
+        private Integer port;
+        private int threads = DEFAULT_THREADS;
+        private GcMonitoring.Source gcSource = GcMonitoring.Source.JFR;
+        private boolean jvmMetrics = true;
+        private TlsMaterial tls;
+        private Credentials credentials;
+
+        private Builder() {}
+
+        /**
+         * The address to bind: a name, or an IPv4 or IPv6 address (without brackets); null, the
+         * default, binds all interfaces.
+         */
+        public Builder host(String host) {
+            this.host = host;
+            return this;
         }
-        if (opts.containsKey(JFR)) {
-            throw new IllegalArgumentException("both " + GC_SOURCE + " and " + JFR + " are set: give " + GC_SOURCE
-                    + " only (" + JFR + "=off is the older spelling of " + GC_SOURCE + "=mxbean)");
+
+        /** The port to serve on, 0 to {@value ExporterConfig#MAX_PORT}; 0 picks a free one. Required. */
+        public Builder port(int port) {
+            this.port = port;
+            return this;
         }
-        switch (value.trim().toLowerCase(Locale.ROOT)) {
-            case "jfr":
-                return GcMonitoring.Source.JFR;
-            case "mxbean":
-                return GcMonitoring.Source.MXBEAN;
-            case "off":
-                return GcMonitoring.Source.OFF;
-            default:
+
+        /**
+         * HTTP threads, {@value ExporterConfig#MIN_THREADS} to {@value ExporterConfig#MAX_THREADS};
+         * default {@value ExporterConfig#DEFAULT_THREADS}.
+         */
+        public Builder threads(int threads) {
+            this.threads = threads;
+            return this;
+        }
+
+        /**
+         * Where GC metrics come from; default {@link GcMonitoring.Source#JFR}, falling back to the
+         * MXBeans when JFR cannot start.
+         */
+        public Builder gcSource(GcMonitoring.Source gcSource) {
+            this.gcSource = gcSource;
+            return this;
+        }
+
+        /** Whether the standard {@code jvm_*} and {@code process_*} series are registered; default true. */
+        public Builder jvmMetrics(boolean jvmMetrics) {
+            this.jvmMetrics = jvmMetrics;
+            return this;
+        }
+
+        /**
+         * TLS material (see {@link TlsMaterial#pkcs12} and {@link TlsMaterial#pem}); null, the
+         * default, serves plain HTTP.
+         */
+        public Builder tls(TlsMaterial tls) {
+            this.tls = tls;
+            return this;
+        }
+
+        /** Who may scrape (see {@link Credentials#hashed}); null, the default, requires no authentication. */
+        public Builder credentials(Credentials credentials) {
+            this.credentials = credentials;
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException naming the first bad value and what it accepts
+         */
+        public ExporterConfig build() {
+            if (port == null) {
                 throw new IllegalArgumentException(
-                        "bad " + GC_SOURCE + "='" + value + "': give jfr (JFR events, falling"
-                                + " back to the GC MXBeans), mxbean (GC MXBean notifications) or off (no blockscope_gc_*"
-                                + " series, when another agent already exports GC metrics); default jfr");
-        }
-    }
-
-    private static TlsMaterial tls(Map<String, String> opts) {
-        String keystore = nonEmpty(opts, TLS_KEYSTORE);
-        String cert = nonEmpty(opts, TLS_CERT);
-        String key = nonEmpty(opts, TLS_KEY);
-        String clientCa = nonEmpty(opts, TLS_CLIENT_CA);
-        String referenced = fromFiles(
-                () -> Secrets.read(opts, TLS_KEYSTORE_PASSWORD_FILE, TLS_KEYSTORE_PASSWORD_ENV, System.getenv()));
-        if (referenced != null && opts.containsKey(TLS_KEYSTORE_PASSWORD)) {
-            throw new IllegalArgumentException("give the keystore password one way, not several");
-        }
-        boolean hasPassword = referenced != null || opts.containsKey(TLS_KEYSTORE_PASSWORD);
-        TlsMaterial tls;
-        if (keystore != null) {
-            if (cert != null || key != null) {
-                throw new IllegalArgumentException("give either " + TLS_KEYSTORE + " (PKCS12) or " + TLS_CERT + " + "
-                        + TLS_KEY + " (PEM), not both");
+                        "no port given: call port(int) with 0 to " + MAX_PORT + " (0 picks a free port)");
             }
-            tls = fromFiles(() -> TlsMaterial.pkcs12(
-                    Path.of(keystore), referenced != null ? referenced : opts.get(TLS_KEYSTORE_PASSWORD)));
-        } else if (cert != null || key != null) {
-            if (cert == null || key == null) {
-                throw new IllegalArgumentException(TLS_CERT + " and " + TLS_KEY
-                        + " go together: give the PEM certificate chain and its private key");
-            }
-            if (hasPassword) {
+            if (host != null && host.startsWith("[")) {
                 throw new IllegalArgumentException(
-                        TLS_KEYSTORE_PASSWORD + " applies only to " + TLS_KEYSTORE + "; PEM keys must be unencrypted");
+                        "bad host '" + host + "': give an IPv6 address without brackets, e.g. host(\"::1\")");
             }
-            tls = fromFiles(() -> TlsMaterial.pem(Path.of(cert), Path.of(key)));
-        } else {
-            if (hasPassword) {
-                throw new IllegalArgumentException(TLS_KEYSTORE_PASSWORD + " is set but " + TLS_KEYSTORE + " is not");
+            if (!validPort(port)) {
+                throw badPort(Integer.toString(port));
             }
-            if (clientCa != null) {
+            if (!validThreads(threads)) {
+                throw badThreads(Integer.toString(threads));
+            }
+            if (gcSource == null) {
                 throw new IllegalArgumentException(
-                        TLS_CLIENT_CA + " needs TLS: give " + TLS_KEYSTORE + " or " + TLS_CERT + " + " + TLS_KEY);
+                        "no " + GC_SOURCE + " given: give JFR, MXBEAN or OFF (GcMonitoring.Source)");
             }
-            return null;
+            return new ExporterConfig(this);
         }
-        TlsMaterial server = tls;
-        return clientCa == null ? server : fromFiles(() -> server.requireClientCertificates(Path.of(clientCa)));
-    }
-
-    private static Credentials credentials(Map<String, String> opts) {
-        String user = nonEmpty(opts, AUTH_USER);
-        String hash = nonEmpty(opts, AUTH_PASSWORD_HASH);
-        String password = opts.get(AUTH_PASSWORD);
-        boolean plaintextAllowed = onOff(opts, AUTH_PLAINTEXT, false);
-        String referenced = fromFiles(() -> Secrets.read(opts, AUTH_PASSWORD_FILE, AUTH_PASSWORD_ENV, System.getenv()));
-        if (user == null) {
-            if (hash != null || password != null || referenced != null) {
-                throw new IllegalArgumentException("a password is set but " + AUTH_USER + " is not: give both");
-            }
-            if (opts.containsKey(AUTH_PLAINTEXT)) {
-                throw new IllegalArgumentException(
-                        AUTH_PLAINTEXT + " applies only with " + AUTH_USER + " and " + AUTH_PASSWORD);
-            }
-            return null;
-        }
-        if (user.contains(":")) {
-            throw new IllegalArgumentException(
-                    AUTH_USER + " must not contain ':' (basic auth separates user and password with it)");
-        }
-        if (referenced != null && (hash != null || password != null)) {
-            throw new IllegalArgumentException("give the password one way: " + AUTH_PASSWORD_HASH + ", "
-                    + AUTH_PASSWORD_FILE + ", " + AUTH_PASSWORD_ENV + " or " + AUTH_PASSWORD);
-        }
-        if (referenced != null) {
-            String from = opts.containsKey(AUTH_PASSWORD_FILE) ? AUTH_PASSWORD_FILE : AUTH_PASSWORD_ENV;
-            return fromFiles(() -> PasswordSource.credentials(user, referenced, from, plaintextAllowed));
-        }
-        if (hash != null && password != null) {
-            throw new IllegalArgumentException(
-                    "give either " + AUTH_PASSWORD_HASH + " or " + AUTH_PASSWORD + ", not both");
-        }
-        if (hash != null) {
-            try {
-                return Credentials.hashed(user, PasswordHash.parse(hash));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("bad " + AUTH_PASSWORD_HASH + ": " + e.getMessage());
-            }
-        }
-        if (password == null || password.isEmpty()) {
-            throw new IllegalArgumentException(
-                    AUTH_USER + " needs " + AUTH_PASSWORD_HASH + " (make one with: " + HASH_COMMAND + "), or "
-                            + AUTH_PASSWORD_FILE + "=PATH / " + AUTH_PASSWORD_ENV + "=VARIABLE holding that hash");
-        }
-        if (!plaintextAllowed) {
-            throw new IllegalArgumentException(
-                    AUTH_PASSWORD + " keeps the password in plaintext: use " + AUTH_PASSWORD_HASH
-                            + " (" + HASH_COMMAND + "), or add "
-                            + AUTH_PLAINTEXT + "=true to accept the risk");
-        }
-        return Credentials.plaintext(user, password);
-    }
-
-    private static String nonEmpty(Map<String, String> opts, String key) {
-        String value = opts.get(key);
-        if (value == null) {
-            return null;
-        }
-        if (value.isBlank()) {
-            throw new IllegalArgumentException("option " + key + " is empty: give a value or leave it out");
-        }
-        return value.trim();
-    }
-
-    private static String namesUnder(String prefix) {
-        Set<String> names = new TreeSet<>();
-        for (String n : OPTION_NAMES) {
-            if (n.startsWith(prefix)) {
-                names.add(n);
-            }
-        }
-        return String.join(", ", names);
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blockscope.exporter.gc.GcMonitoring;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import java.io.ByteArrayOutputStream;
@@ -12,7 +13,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** A taken port must cost the host nothing but one clear log line. */
@@ -24,7 +24,11 @@ class BindFailureTest {
         PrintStream originalErr = System.err;
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-            ExporterConfig config = ExporterConfig.parse("127.0.0.1:" + taken.getLocalPort(), Map.of("jfr", "off"));
+            ExporterConfig config = ExporterConfig.builder()
+                    .host("127.0.0.1")
+                    .port(taken.getLocalPort())
+                    .gcSource(GcMonitoring.Source.MXBEAN)
+                    .build();
             try (Exporter first = Exporter.start(config);
                     Exporter second = Exporter.start(config)) {
                 for (Exporter e : new Exporter[] {first, second}) {
@@ -57,7 +61,11 @@ class BindFailureTest {
 
     @Test
     void unresolvableHostIsLoggedAndTheHandleStillWorks() {
-        try (Exporter e = Exporter.start(ExporterConfig.parse("no-such-host.invalid:0", Map.of("jfr", "off")))) {
+        try (Exporter e = Exporter.start(ExporterConfig.builder()
+                .host("no-such-host.invalid")
+                .port(0)
+                .gcSource(GcMonitoring.Source.MXBEAN)
+                .build())) {
             assertFalse(e.isServing());
             assertTrue(e.registry().scrape().size() > 0, "JVM and GC metrics are still collected");
         }

@@ -10,7 +10,6 @@ import io.blockscope.exporter.testing.Http;
 import io.blockscope.exporter.testing.Samples;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +22,11 @@ class MetricSwitchesTest {
 
     @Test
     void byDefaultTheJvmAndProcessSeriesAreServed() throws Exception {
-        try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of("gc.source", "mxbean")))) {
+        try (Exporter exporter = Exporter.start(ExporterConfig.builder()
+                .host("127.0.0.1")
+                .port(0)
+                .gcSource(GcMonitoring.Source.MXBEAN)
+                .build())) {
             Samples samples = Http.scrape(exporter.port());
             assertTrue(samples.has("jvm_memory_used_bytes"), names(samples).toString());
             assertTrue(samples.has("jvm_threads_current"), names(samples).toString());
@@ -33,8 +36,12 @@ class MetricSwitchesTest {
 
     @Test
     void jvmMetricsOffLeavesOutEveryJvmAndProcessSeriesButNothingElse() throws Exception {
-        try (Exporter exporter = Exporter.start(
-                ExporterConfig.parse("127.0.0.1:0", Map.of("jvm.metrics", "off", "gc.source", "mxbean")))) {
+        try (Exporter exporter = Exporter.start(ExporterConfig.builder()
+                .host("127.0.0.1")
+                .port(0)
+                .jvmMetrics(false)
+                .gcSource(GcMonitoring.Source.MXBEAN)
+                .build())) {
             ForcedGc.until(
                     () -> Http.scrape(exporter.port()).sum("blockscope_gc_collections_total") >= 1,
                     "no GC collection counted",
@@ -53,7 +60,11 @@ class MetricSwitchesTest {
 
     @Test
     void gcSourceOffCollectsNoGcSeriesAndSaysWhy() throws Exception {
-        try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of("gc.source", "off")))) {
+        try (Exporter exporter = Exporter.start(ExporterConfig.builder()
+                .host("127.0.0.1")
+                .port(0)
+                .gcSource(GcMonitoring.Source.OFF)
+                .build())) {
             assertEquals(GcMonitoring.Source.OFF, exporter.gcSource());
             System.gc();
             // MXBean notifications arrive within milliseconds and JFR's within about a second: had a

@@ -2,6 +2,7 @@ package io.blockscope.exporter.bench;
 
 import io.blockscope.exporter.Exporter;
 import io.blockscope.exporter.ExporterConfig;
+import io.blockscope.exporter.gc.GcMonitoring;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
@@ -32,8 +33,11 @@ public final class AllocationWorkload {
         long measureNanos = Long.parseLong(args[2]) * 1_000_000_000L;
         Exporter exporter = null;
         if (!variant.equals("none")) {
-            exporter = Exporter.start(
-                    ExporterConfig.parse("127.0.0.1:0", Map.of("jfr", variant.equals("jfr") ? "on" : "off")));
+            exporter = Exporter.start(ExporterConfig.builder()
+                    .host("127.0.0.1")
+                    .port(0)
+                    .gcSource(variant.equals("jfr") ? GcMonitoring.Source.JFR : GcMonitoring.Source.MXBEAN)
+                    .build());
         }
         run(warmupNanos);
         com.sun.management.OperatingSystemMXBean os =

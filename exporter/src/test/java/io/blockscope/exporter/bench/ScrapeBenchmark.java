@@ -10,7 +10,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -58,7 +57,8 @@ public class ScrapeBenchmark {
 
     @Setup(Level.Trial)
     public void start() throws Exception {
-        exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of()));
+        exporter = Exporter.start(
+                ExporterConfig.builder().host("127.0.0.1").port(0).build());
         BusyServerMetrics.registerAgentSeries(exporter.registry());
         if (metricSet.equals("agent+app")) {
             BusyServerMetrics.registerAppSeries(exporter.registry());

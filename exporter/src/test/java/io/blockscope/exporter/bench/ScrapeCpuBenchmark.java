@@ -10,7 +10,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Arrays;
-import java.util.Map;
 
 /**
  * What a scrape costs the host, measured as CPU time of the exporter's own threads (the Jetty pool
@@ -48,7 +47,8 @@ public final class ScrapeCpuBenchmark {
         EndpointKind endpoint = args.length > 2 ? EndpointKind.valueOf(args[2]) : EndpointKind.forThisJdk();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         System.out.println("endpoint " + endpoint.description() + ", JDK " + Runtime.version());
-        try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of()), endpoint)) {
+        try (Exporter exporter = Exporter.start(
+                ExporterConfig.builder().host("127.0.0.1").port(0).build(), endpoint)) {
             BusyServerMetrics.registerAgentSeries(exporter.registry());
             if (withApp) {
                 BusyServerMetrics.registerAppSeries(exporter.registry());

@@ -2,6 +2,7 @@ package io.blockscope.exporter.endpoint;
 
 import io.blockscope.exporter.Exporter;
 import io.blockscope.exporter.ExporterConfig;
+import io.blockscope.exporter.gc.GcMonitoring;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -26,7 +27,11 @@ class OddRequestsTest {
 
     @BeforeAll
     static void start() {
-        ExporterConfig config = ExporterConfig.parse("127.0.0.1:0", Map.of("jfr", "off"));
+        ExporterConfig config = ExporterConfig.builder()
+                .host("127.0.0.1")
+                .port(0)
+                .gcSource(GcMonitoring.Source.MXBEAN)
+                .build();
         jetty = Exporter.start(config, EndpointKind.JETTY);
         netty = Exporter.start(config, EndpointKind.NETTY);
     }

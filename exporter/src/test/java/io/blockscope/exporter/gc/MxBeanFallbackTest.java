@@ -17,7 +17,6 @@ import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -30,7 +29,11 @@ class MxBeanFallbackTest {
         Set<String> beanNames = ManagementFactory.getGarbageCollectorMXBeans().stream()
                 .map(GarbageCollectorMXBean::getName)
                 .collect(Collectors.toSet());
-        try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of("jfr", "off")))) {
+        try (Exporter exporter = Exporter.start(ExporterConfig.builder()
+                .host("127.0.0.1")
+                .port(0)
+                .gcSource(GcMonitoring.Source.MXBEAN)
+                .build())) {
             assertEquals(GcMonitoring.Source.MXBEAN, exporter.gcSource());
             double before = Http.scrape(exporter.port()).sum("blockscope_gc_collections_total");
             // a young collection of the test's own may be counted first: wait for a System.gc() one

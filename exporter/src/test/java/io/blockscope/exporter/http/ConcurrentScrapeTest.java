@@ -13,7 +13,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -43,7 +42,8 @@ class ConcurrentScrapeTest {
     @Test
     void everyScrapeSucceedsAndCountersNeverGoBack() throws Exception {
         // threads=2 is the smallest pool: 6 scrapers queue on it rather than fail.
-        try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of("threads", "2")), kind())) {
+        try (Exporter exporter = Exporter.start(
+                ExporterConfig.builder().host("127.0.0.1").port(0).threads(2).build(), kind())) {
             URI metrics = URI.create("http://127.0.0.1:" + exporter.port() + "/metrics");
             double pausesBefore = Http.scrape(exporter.port()).sum("blockscope_gc_pause_seconds_count");
             ExecutorService pool = Executors.newFixedThreadPool(SCRAPERS + 1);

@@ -53,7 +53,7 @@ class EndpointTest {
 
     @BeforeAll
     void start() throws Exception {
-        exporter = start(ExporterConfig.parse("127.0.0.1:0", Map.of()));
+        exporter = start(ExporterConfig.builder().host("127.0.0.1").port(0).build());
         assertTrue(exporter.isServing());
         // At least one pause in the histogram, so every format has a GC histogram to show.
         ForcedGc.until(

@@ -1,7 +1,5 @@
 package io.blockscope.agent.metrics;
 
-import io.blockscope.agent.bootstrap.Bridge;
-import io.blockscope.agent.bootstrap.Counter;
 import io.blockscope.agent.bootstrap.Counters;
 import io.blockscope.agent.instrument.ProbeStatus;
 import io.blockscope.agent.profile.Component;
@@ -31,8 +29,9 @@ import java.util.Map;
 
 /**
  * Every agent series of docs/metrics.md, built at scrape time from the bridge's striped counters,
- * the site tables and the captured caches. Scrapes also drive the lazy work: leak checks (reference
- * queue and age) and the one-time log lines for suppressed advice errors.
+ * the site tables and the captured caches. It only reads: the lazy work a scrape drives (leak
+ * checks, advice-error log lines, retiring ended threads' counter rows) is {@link
+ * ScrapeHousekeeping}'s, which is what the registry holds and which runs it before each collection.
  */
 public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
 
@@ -44,7 +43,6 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
     private final Accessors accessors = new Accessors();
     private final DroppedData dropped = new DroppedData();
     private final DistributionDataPoint[] holdByTier;
-    private final long[] loggedErrors = new long[Counters.MAX_PROBES];
     private final boolean hasAllocatorProbe;
     private volatile Recorder recorder;
 
@@ -67,12 +65,17 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
         for (int i = 0; i < tiers.size(); i++) {
             holdByTier[i] = hold.labelValues(tiers.get(i));
         }
-        registry.register(this);
+        registry.register(new ScrapeHousekeeping(this, new AdviceErrorLog(status)));
     }
 
     /** Set once the recorder exists (it needs this object as its hold-time sink). */
     public void attach(Recorder recorder) {
         this.recorder = recorder;
+    }
+
+    /** The recorder, or null before {@link #attach}. */
+    Recorder recorder() {
+        return recorder;
     }
 
     @Override
@@ -83,12 +86,6 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
     @Override
     public MetricSnapshots collect() {
         Recorder r = recorder;
-        if (r != null) {
-            r.checkLeaks();
-        }
-        logNewAdviceErrors();
-        // ended threads' counter rows fold into the totals (unchanged) and free their slots
-        Counter.retireDeadThreads();
         List<MetricSnapshot> out = new ArrayList<>();
         blockCache(out);
         copies(out, r);
@@ -372,21 +369,6 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
         }
         out.add(enabled.build());
         out.add(errors.build());
-    }
-
-    private void logNewAdviceErrors() {
-        for (int p = 0; p < status.names().size(); p++) {
-            long count = Counters.ADVICE_ERRORS[p].sum();
-            if (count > 0 && loggedErrors[p] == 0) {
-                loggedErrors[p] = count;
-                Log.warnOnce(
-                        "advice-error:" + status.names().get(p),
-                        "probe " + status.names().get(p)
-                                + " threw inside its advice; the host's call went on and the error is counted in"
-                                + " blockscope_agent_advice_errors_total. Check that the profile's value fits the method",
-                        Bridge.LAST_ERRORS[p]);
-            }
-        }
     }
 
     private static void single(List<MetricSnapshot> out, Long value, String name, String help) {

@@ -58,10 +58,16 @@ final class ExporterOptions {
             }
         }
         String[] hp = splitHostPort(hostPort);
-        ExporterConfig.Builder config =
-                ExporterConfig.builder().host(hp[0]).port(port(hp[1])).threads(threads(opts));
-        config.gcSource(gcSource(opts)).jvmMetrics(onOff(opts, JVM_METRICS, true));
-        return config.tls(tls(opts)).credentials(credentials(opts)).build();
+        // each option is checked as it is read, in this order, so that the first bad one is named
+        return ExporterConfig.builder()
+                .host(hp[0])
+                .port(port(hp[1]))
+                .threads(threads(opts))
+                .gcSource(gcSource(opts))
+                .jvmMetrics(onOff(opts, JVM_METRICS, true))
+                .tls(tls(opts))
+                .credentials(credentials(opts))
+                .build();
     }
 
     private static String[] splitHostPort(String hostPort) {

@@ -20,6 +20,8 @@ class AgentAllocatorTest {
     private static final String DRIVER = "io.blockscope.hbaseit.driver.AllocatingDriver.";
     /** The driver's pool buffer size. */
     private static final long BUFFER = 1024;
+    /** The driver's pool size, in buffers. */
+    private static final long MAX_BUFFERS = 2;
 
     private static final List<String> REASONS = List.of("below_min_size", "pool_exhausted", "pool_disabled");
 
@@ -34,9 +36,23 @@ class AgentAllocatorTest {
                 .hbase(hbase)
                 .agent("copy.sample=1")
                 .start()) {
+            String at = hbase + ": ";
+            Checkpoint pooled = jvm.await("pooled");
+            Scrape beforeAnyHeapAllocation = jvm.scrape();
+            assertAll(
+                    () -> assertEquals(
+                            1, pooled.number("buffers.created") - pooled.number("buffers.free"), at + "one taken"),
+                    () -> assertEquals(
+                            1,
+                            beforeAnyHeapAllocation.value("blockscope_allocator_pool_buffers", "state", "in_use"),
+                            at + "the pool is read before its first heap allocation"),
+                    () -> assertEquals(
+                            MAX_BUFFERS,
+                            beforeAnyHeapAllocation.value("blockscope_allocator_pool_buffers_max"),
+                            at + "most buffers, before any heap allocation"));
+            jvm.proceed();
             Checkpoint cp = jvm.await("allocated");
             Scrape scrape = jvm.scrape();
-            String at = hbase + ": ";
             long heapBytes = 0;
             for (String reason : REASONS) {
                 heapBytes += cp.number(reason + ".bytes");
@@ -60,7 +76,7 @@ class AgentAllocatorTest {
                             cp.number("hbase.pool.bytes"),
                             scrape.value("blockscope_allocator_bytes_total", "source", "pool"),
                             at + "HBase's pool bytes as exported"),
-                    () -> assertEquals(3L * BUFFER, cp.number("hbase.pool.bytes"), at),
+                    () -> assertEquals(4L * BUFFER, cp.number("hbase.pool.bytes"), at),
                     () -> assertEquals(
                             cp.number("buffers.max"),
                             scrape.value("blockscope_allocator_pool_buffers_max"),

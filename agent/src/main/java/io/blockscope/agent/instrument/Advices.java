@@ -154,6 +154,7 @@ final class Advices {
         }
     }
 
+    /** Remembers an instance: an occupancy probe's cache, a heap-fallback probe's allocator when built. */
     static final class Occupancy {
         @Advice.OnMethodExit(suppress = Throwable.class)
         static void exit(@ProbeId int probe, @ProbeValue Object instance) {

@@ -24,6 +24,7 @@ import io.blockscope.agent.profile.ProbeKind;
 import io.blockscope.agent.profile.ProbeSpec;
 import io.blockscope.agent.profile.Profile;
 import io.blockscope.agent.profile.TypeSpec;
+import io.blockscope.agent.profile.ValueRef;
 import io.blockscope.exporter.Log;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
@@ -254,6 +255,18 @@ public final class Instrumenter {
                 tier = tiers.indexOf(label);
             }
             DynamicType.Builder<?> out = builder;
+            ElementMatcher.Junction<MethodDescription> advised = methods;
+            if (probe instanceof ProbeSpec.HeapFallback) {
+                // a constructor in its methods only remembers the allocator it builds, so its pool
+                // is read from the start: a RegionServer's pool may never fall back to the heap
+                out = out.visit(Advice.withCustomMapping()
+                        .bind(ProbeId.class, index)
+                        .bind(ProbeValue.class, new ValueMapping(ValueRef.parse("this"), Object.class))
+                        .to(Advices.Occupancy.class)
+                        .withExceptionHandler(countErrors(index))
+                        .on(methods.and(isConstructor())));
+                advised = methods.and(not(isConstructor()));
+            }
             for (Map.Entry<Integer, ElementMatcher.Junction<MethodDescription>> entry :
                     byComponent().entrySet()) {
                 Advice.WithCustomMapping ids = Advice.withCustomMapping()
@@ -261,7 +274,7 @@ public final class Instrumenter {
                         .bind(TierId.class, tier)
                         .bind(ComponentId.class, entry.getKey());
                 Advice advice = probe.accept(new KindAdvice(ids)).withExceptionHandler(countErrors(index));
-                out = out.visit(advice.on(methods.and(entry.getValue())));
+                out = out.visit(advice.on(advised.and(entry.getValue())));
             }
             pending.computeIfAbsent(key(type.getName(), loader), k -> new CopyOnWriteArrayList<>())
                     .add(index);

@@ -307,7 +307,7 @@ class ProfileParserTest {
         assertEquals(ProbeKind.HEAP_FALLBACK, fallback.kind());
         assertEquals("arg0", fallback.value().toString());
         assertEquals(
-                List.of("allocateOnHeap(int)"),
+                List.of("<init>", "allocateOnHeap(int)"),
                 fallback.methods().stream().map(Object::toString).toList());
         assertEquals(
                 "this.minSizeForReservoirUse", fallback.pool().minPooledSize().toString());

@@ -11,7 +11,8 @@ import org.apache.hadoop.hbase.nio.ByteBuff;
  * request and a one-buffer request while the pool is exhausted, and the shared pool-less
  * {@code HEAP} allocator. Then the pool's buffers go back and one is taken again.
  *
- * <p>Checkpoint {@code allocated} reports the expected calls and bytes per reason and HBase's own
+ * <p>Checkpoint {@code pooled} comes first, with one buffer taken from the pool and no heap
+ * allocation made yet, and reports the pool's buffer counts. Checkpoint {@code allocated} reports the expected calls and bytes per reason and HBase's own
  * counters and buffer counts.
  */
 public final class AllocatingDriver {
@@ -32,6 +33,15 @@ public final class AllocatingDriver {
         conf.setInt(ByteBuffAllocator.BUFFER_SIZE_KEY, BUFFER_SIZE);
         conf.setInt(ByteBuffAllocator.MIN_ALLOCATE_SIZE_KEY, MIN_POOLED);
         ByteBuffAllocator pool = ByteBuffAllocator.create(conf, true);
+
+        // a buffer from the pool before any heap allocation: the pool is read from the start
+        ByteBuff first = pool.allocate(BUFFER_SIZE);
+        console.checkpoint(
+                "pooled",
+                new DriverConsole.Fields()
+                        .put("buffers.created", pool.getUsedBufferCount())
+                        .put("buffers.free", pool.getFreeBufferCount()));
+        first.release();
 
         ByteBuff small = belowMinimum(pool); // heap: 100 bytes, below_min_size
         ByteBuff held = takeWholePool(pool); // pool: 2 x 1024; heap: the 100-byte tail, below_min_size

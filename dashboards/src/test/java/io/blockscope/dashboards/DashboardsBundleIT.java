@@ -9,16 +9,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The dashboards bundle that {@code mvn package} builds: its .sha256 matches (sha256sum format), it holds
  * the rendered files, the Kubernetes manifests, the mixin, LICENSE and CHANGELOG, and the mixin inside
- * it renders exactly the files shipped next to it (the bundle is all an operator needs).
+ * it renders exactly the files shipped next to it, and every link in its docs leads to a page or image it
+ * holds (the bundle is all an operator needs).
  */
 class DashboardsBundleIT {
 
@@ -55,6 +60,7 @@ class DashboardsBundleIT {
                 "docs/dashboards.md")) {
             assertTrue(Files.isRegularFile(root.resolve(file)), file + " is not in the bundle");
         }
+        assertEquals(List.of(), deadLinks(root.resolve("docs")), "links in the bundled docs to files it lacks");
         assertTrue(Files.readString(root.resolve("LICENSE")).contains("Apache License"));
         assertTrue(Files.isExecutable(root.resolve("render.sh")), "render.sh lost its mode");
 
@@ -68,6 +74,27 @@ class DashboardsBundleIT {
                     file + ": the bundle's mixin renders something else");
         }
     }
+
+    /** Relative links of every page under {@code docs} whose target is not in the bundle. */
+    private static List<String> deadLinks(Path docs) throws IOException {
+        List<String> dead = new ArrayList<>();
+        try (Stream<Path> pages = Files.list(docs)) {
+            for (Path page :
+                    pages.filter(p -> p.toString().endsWith(".md")).sorted().toList()) {
+                Matcher link = MARKDOWN_LINK.matcher(Files.readString(page));
+                while (link.find()) {
+                    String target = link.group(1);
+                    if (!target.contains("://") && !Files.exists(page.resolveSibling(target))) {
+                        dead.add(page.getFileName() + " -> " + target);
+                    }
+                }
+            }
+        }
+        return dead;
+    }
+
+    /** A markdown link's target, without its anchor; in-page anchors ({@code (#...)}) do not match. */
+    private static final Pattern MARKDOWN_LINK = Pattern.compile("\\]\\(([^)#\\s]+)(?:#[^)]*)?\\)");
 
     private static String sha256(Path file) throws IOException, NoSuchAlgorithmException {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));

@@ -1,12 +1,13 @@
 package io.blockscope.agent;
 
 import io.blockscope.agent.bootstrap.Bridge;
+import io.blockscope.agent.bootstrap.Checkouts;
 import io.blockscope.agent.config.AgentConfig;
 import io.blockscope.agent.instrument.DeferredTransformer;
 import io.blockscope.agent.instrument.Instrumenter;
 import io.blockscope.agent.instrument.ProbeCheck;
+import io.blockscope.agent.instrument.ProbeExtension;
 import io.blockscope.agent.instrument.ProbeStatus;
-import io.blockscope.agent.instrument.ProbeSwitch;
 import io.blockscope.agent.instrument.TargetFilter;
 import io.blockscope.agent.metrics.AgentMetrics;
 import io.blockscope.agent.metrics.LeakReport;
@@ -85,7 +86,8 @@ final class AgentWiring {
     }
 
     private static void wire(
-            AgentRuntime.Setup setup, Instrumentation instrumentation, DeferredTransformer front, Timing timing) {
+            AgentRuntime.Setup setup, Instrumentation instrumentation, DeferredTransformer front, Timing timing)
+            throws Exception {
         AgentConfig config = setup.config();
         ExporterConfig exporterConfig = setup.exporterConfig();
         Exporter exporter = Exporter.create(exporterConfig);
@@ -118,17 +120,22 @@ final class AgentWiring {
                 leaks);
         metrics.attach(recorder);
         if (profile.matchesReturns()) {
-            Bridge.matchReturns(CHECKOUT_SLOTS);
+            Checkouts.matchReturns(CHECKOUT_SLOTS);
         }
         Bridge.install(recorder, config.leakSample(), config.copySample(), config.copySampleBytes());
 
+        // the diagnostics jar's probe switch; the production jar has no extension
+        ProbeExtension extension = ProbeExtension.find(AgentWiring.class.getClassLoader());
+        if (extension != null) {
+            extension.prepare(instrumentation);
+        }
         // a target loaded before its probes may have instances already: capture them as after an attach
         boolean instancesMayExist = timing.lateAttach || front.targetLoadedEarly();
-        Instrumenter instrumenter = new Instrumenter(profile, status, instancesMayExist);
+        Instrumenter instrumenter = new Instrumenter(profile, status, instancesMayExist, extension);
         Instrumentation probeInstrumentation = front.instrumentation(instrumentation);
         ResettableClassFileTransformer probes = instrumenter.install(probeInstrumentation, front.filter());
-        if (config.probeSwitch()) {
-            registerProbeSwitch(new ProbeSwitch(profile, instrumenter, probeInstrumentation, front.filter(), probes));
+        if (extension != null) {
+            extension.installed(profile, instrumenter, probeInstrumentation, front.filter(), probes);
         }
         logProbes(profile, hostLoader, timing.lateAttach);
         exporter.start();
@@ -142,23 +149,6 @@ final class AgentWiring {
                 + "; " + timing
                 + (timing.lateAttach ? "" : "; probe targets held until the probes were in: " + front.holds()));
         publishState(exporter, "running profile " + profile.name());
-    }
-
-    /**
-     * {@code probe.switch=true}: the MBean that removes and reinstalls the probes at run time. A
-     * failure to register it costs the switch only, never the agent or the host.
-     */
-    private static void registerProbeSwitch(ProbeSwitch probeSwitch) {
-        try {
-            AgentLog.info("probe switch registered as MBean " + probeSwitch.register()
-                    + " (probe.switch=true, for overhead measurements only: while probes are out nothing is counted,"
-                    + " and blocks crossing a switch skew outstanding references and leaks; probes: "
-                    + probeSwitch.getProbes() + ")");
-        } catch (Throwable t) {
-            AgentLog.warn("probe.switch=true, but the probe switch MBean " + ProbeSwitch.OBJECT_NAME
-                    + " could not be registered (" + t.getClass().getName() + ": " + t.getMessage()
-                    + "); the probes stay installed and the agent runs on without the switch");
-        }
     }
 
     /** How long the start took, and how much of it the host's thread waited for. */
@@ -228,11 +218,12 @@ final class AgentWiring {
         return false;
     }
 
+    /** The port first: a reader that waits for the state to leave {@value #STARTING} then finds it. */
     private static void publishState(Exporter exporter, String state) {
-        System.setProperty(AgentLog.STATE_PROPERTY, state + (exporter.isServing() ? "" : "; metrics not served"));
         if (exporter.isServing()) {
             System.setProperty(PORT_PROPERTY, Integer.toString(exporter.port()));
         }
+        System.setProperty(AgentLog.STATE_PROPERTY, state + (exporter.isServing() ? "" : "; metrics not served"));
     }
 
     private static String host(ExporterConfig config) {

@@ -82,8 +82,8 @@ final class CounterRows {
     /** The thread that holds a slot, and its receiver slot; read off the hot path only. */
     private static final class Owner {
         final WeakReference<Thread> thread;
-        /** Written and read by the owner only (receiver probes and copy doors; see {@code Bridge.callSlot}). */
-        final Object[] receiver = new Object[Bridge.CALL_SLOT_LENGTH];
+        /** Written and read by the owner only (receiver probes and copy doors; see {@code Copies.callSlot}). */
+        final Object[] receiver = new Object[Copies.CALL_SLOT_LENGTH];
 
         Owner(Thread thread) {
             this.thread = new WeakReference<>(thread);
@@ -233,7 +233,7 @@ final class CounterRows {
     }
 
     /**
-     * This thread's call slot for receiver probes and copy doors (see {@code Bridge.callSlot}): kept
+     * This thread's call slot for receiver probes and copy doors (see {@code Copies.callSlot}): kept
      * with its row, so the advice finds it as counters do, without
      * a {@code ThreadLocal} map lookup; a thread without a row uses a {@code ThreadLocal}.
      */
@@ -252,7 +252,7 @@ final class CounterRows {
     }
 
     private static final ThreadLocal<Object[]> NO_ROW_RECEIVER =
-            ThreadLocal.withInitial(() -> new Object[Bridge.CALL_SLOT_LENGTH]);
+            ThreadLocal.withInitial(() -> new Object[Copies.CALL_SLOT_LENGTH]);
 
     /** Fibonacci hashing of the id: consecutive ids spread over the table. */
     private static int home(long tid) {

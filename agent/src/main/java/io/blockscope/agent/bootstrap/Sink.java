@@ -16,7 +16,7 @@ public abstract class Sink {
     public void checkout(int tier, Object block) {}
 
     /**
-     * A return while tracked checkouts exist ({@link Bridge#tracked} counts them): end the tracking
+     * A return while tracked checkouts exist ({@link Checkouts#tracked} counts them): end the tracking
      * of {@code block} if it is one.
      */
     public void returned(int tier, Object block) {}

@@ -7,7 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -36,39 +39,24 @@ public final class AgentOptions {
     public static final String COPY_JFR = "copy.jfr";
     public static final String SITES = "sites";
     public static final String TRACKED = "tracked";
-    /** Measurements only: a platform MBean that removes and reinstalls the probes at run time. */
-    public static final String PROBE_SWITCH = "probe.switch";
+    /**
+     * Not an option of this agent: the run-time probe switch of overhead measurements is in the
+     * diagnostics jar only, which registers it without being asked. Named so its error can say so.
+     */
+    static final String PROBE_SWITCH = "probe.switch";
 
-    /** Keys the agent owns, with their defaults (null: no default). */
-    private static final Map<String, String> DEFAULTS = defaults();
+    /** Keys the agent owns; their defaults are {@link AgentConfig.Builder}'s. */
+    private static final Set<String> KEYS = new LinkedHashSet<>(List.of(
+            HOST, PORT, CONFIG, PROFILE, LEAK_SAMPLE, LEAK_RATE, LEAK_AGE, COPY_SAMPLE, COPY_JFR, SITES, TRACKED));
 
-    public static final int MAX_SITES = 100;
-    public static final int MAX_TRACKED = 1 << 16;
+    public static final int MAX_SITES = AgentConfig.MAX_SITES;
+    public static final int MAX_TRACKED = AgentConfig.MAX_TRACKED;
 
     private AgentOptions() {}
 
-    private static Map<String, String> defaults() {
-        Map<String, String> d = new LinkedHashMap<>();
-        d.put(HOST, null);
-        d.put(PORT, null);
-        d.put(CONFIG, null);
-        d.put(PROFILE, "auto");
-        d.put(LEAK_SAMPLE, "1024");
-        // A tracked sample costs a stack capture; a busy server samples thousands a second at 1 in 1024.
-        d.put(LEAK_RATE, "100");
-        d.put(LEAK_AGE, "60s");
-        // By bytes: a busy site gets tens of samples a minute, whatever the size of its copies.
-        d.put(COPY_SAMPLE, "1MiB");
-        d.put(COPY_JFR, "true");
-        d.put(SITES, "20");
-        d.put(TRACKED, "4096");
-        d.put(PROBE_SWITCH, "false");
-        return d;
-    }
-
     /** The keys the agent itself owns. */
     public static Set<String> agentKeys() {
-        return DEFAULTS.keySet();
+        return Collections.unmodifiableSet(KEYS);
     }
 
     /** The environment variable that overrides {@code key}: {@code leak.sample} -> {@code BLOCKSCOPE_LEAK_SAMPLE}. */
@@ -95,28 +83,50 @@ public final class AgentOptions {
         merged.putAll(fromArgument);
         merged.putAll(fromEnvironment);
 
-        String hostPort = hostPort(merged);
-        Map<String, String> exporterOptions = new LinkedHashMap<>();
+        AgentConfig.Builder config = AgentConfig.builder().hostPort(hostPort(merged));
         for (Map.Entry<String, String> e : merged.entrySet()) {
-            if (!DEFAULTS.containsKey(e.getKey())) {
-                exporterOptions.put(e.getKey(), e.getValue());
+            if (!KEYS.contains(e.getKey())) {
+                config.exporterOption(e.getKey(), e.getValue());
             }
         }
-        return new AgentConfig(
-                hostPort,
-                value(merged, PROFILE),
-                intValue(merged, LEAK_SAMPLE, 0, Integer.MAX_VALUE, "1 in N checkouts tracked; 0 turns tracking off"),
-                intValue(merged, LEAK_RATE, 0, 1_000_000, "sampled checkouts tracked a second at most; 0: no limit"),
-                duration(merged, LEAK_AGE),
-                copySampleBytes(merged) > 0
-                        ? 0
-                        : intValue(merged, COPY_SAMPLE, 0, Integer.MAX_VALUE, COPY_SAMPLE_MEANING),
-                copySampleBytes(merged),
-                bool(merged, COPY_JFR),
-                intValue(merged, SITES, 1, MAX_SITES, "site label values per metric before 'other'"),
-                intValue(merged, TRACKED, 16, MAX_TRACKED, "checkouts tracked at once"),
-                bool(merged, PROBE_SWITCH),
-                exporterOptions);
+        String profile = merged.get(PROFILE);
+        if (profile != null) {
+            config.profile(profile);
+        }
+        if (merged.containsKey(LEAK_SAMPLE)) {
+            config.leakSample(intValue(
+                    merged, LEAK_SAMPLE, 0, Integer.MAX_VALUE, "1 in N checkouts tracked; 0 turns tracking off"));
+        }
+        if (merged.containsKey(LEAK_RATE)) {
+            config.leakRate(intValue(
+                    merged,
+                    LEAK_RATE,
+                    0,
+                    AgentConfig.MAX_LEAK_RATE,
+                    "sampled checkouts tracked a second at most; 0: no limit"));
+        }
+        if (merged.containsKey(LEAK_AGE)) {
+            config.leakAge(duration(merged, LEAK_AGE));
+        }
+        if (merged.containsKey(COPY_SAMPLE)) {
+            long bytes = copySampleBytes(merged);
+            if (bytes > 0) {
+                config.copySampleBytes(bytes);
+            } else {
+                config.copySample(intValue(merged, COPY_SAMPLE, 0, Integer.MAX_VALUE, COPY_SAMPLE_MEANING));
+            }
+        }
+        if (merged.containsKey(COPY_JFR)) {
+            config.copyJfr(bool(merged, COPY_JFR));
+        }
+        if (merged.containsKey(SITES)) {
+            config.sites(intValue(merged, SITES, 1, MAX_SITES, "site label values per metric before 'other'"));
+        }
+        if (merged.containsKey(TRACKED)) {
+            config.tracked(
+                    intValue(merged, TRACKED, AgentConfig.MIN_TRACKED, MAX_TRACKED, "checkouts tracked at once"));
+        }
+        return config.build();
     }
 
     /** Splits {@code [host:]port,key=value,...}; the first element may be the bare host:port. */
@@ -170,11 +180,13 @@ public final class AgentOptions {
 
     private static Map<String, String> fromEnvironment(Map<String, String> environment, Set<String> exporterKeys) {
         Map<String, String> options = new LinkedHashMap<>();
-        Set<String> keys = new TreeSet<>(DEFAULTS.keySet());
+        Set<String> keys = new TreeSet<>(KEYS);
+        keys.add(PROBE_SWITCH); // so its environment variable gets the same one-line error
         keys.addAll(exporterKeys);
         for (String key : keys) {
             String value = environment.get(environmentName(key));
             if (value != null) {
+                checkKey(key, exporterKeys, "environment variable");
                 options.put(key, value.trim());
             }
         }
@@ -204,9 +216,14 @@ public final class AgentOptions {
     }
 
     private static void checkKey(String key, Set<String> exporterKeys, String what) {
-        if (!DEFAULTS.containsKey(key) && !exporterKeys.contains(key)) {
+        if (key.equals(PROBE_SWITCH)) {
+            throw new IllegalArgumentException(PROBE_SWITCH + " is not an option of the agent: the probe switch of"
+                    + " overhead measurements is only in the diagnostics jar, blockscope-agent-diagnostics.jar,"
+                    + " which registers it without an option; drop " + PROBE_SWITCH + " (docs/benchmarks.md)");
+        }
+        if (!KEYS.contains(key) && !exporterKeys.contains(key)) {
             throw new IllegalArgumentException("unknown " + what + " '" + key + "'; accepted: "
-                    + String.join(", ", DEFAULTS.keySet())
+                    + String.join(", ", KEYS)
                     + (exporterKeys.isEmpty() ? "" : "; exporter: " + String.join(", ", new TreeSet<>(exporterKeys))));
         }
     }
@@ -236,7 +253,7 @@ public final class AgentOptions {
     }
 
     private static String value(Map<String, String> options, String key) {
-        return options.getOrDefault(key, DEFAULTS.get(key));
+        return options.get(key);
     }
 
     private static final String COPY_SAMPLE_MEANING = "N attributes 1 in N copies to a site, 0 turns it off;"

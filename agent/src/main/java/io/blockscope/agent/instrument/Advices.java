@@ -1,11 +1,14 @@
 package io.blockscope.agent.instrument;
 
-import io.blockscope.agent.bootstrap.Bridge;
+import io.blockscope.agent.bootstrap.Checkouts;
+import io.blockscope.agent.bootstrap.Copies;
+import io.blockscope.agent.bootstrap.Instances;
 import net.bytebuddy.asm.Advice;
 
 /**
  * The advice ByteBuddy inlines into the instrumented methods: one static call into the bootstrap
- * {@link Bridge} with constants and the profile's value, nothing else. The condition is the
+ * entry points ({@link Checkouts}, {@link Copies}, {@link Instances}) with constants and the
+ * profile's value, nothing else. The condition is the
  * constant {@code true} unless the profile gives a {@code when} value, so the JIT folds the test
  * away for most probes (likewise {@code counted} and {@code checkout}). Exceptions are suppressed
  * (and counted per probe by the exception handler {@link Instrumenter} attaches), so the host
@@ -26,9 +29,9 @@ final class Advices {
             // inlined advice evaluates a mapped value where the parameter is read: checkout only on a hit
             if (when) {
                 if (block == null) {
-                    Bridge.blockMiss(tier, counted);
+                    Checkouts.blockMiss(tier, counted);
                 } else {
-                    Bridge.blockHit(tier, counted, checkout, block);
+                    Checkouts.blockHit(tier, counted, checkout, block);
                 }
             }
         }
@@ -42,7 +45,7 @@ final class Advices {
                 @ProbeMatched boolean matched,
                 @ProbeValue Object block) {
             if (when) {
-                Bridge.blockReturn(tier, matched, block);
+                Checkouts.blockReturn(tier, matched, block);
             }
         }
     }
@@ -54,9 +57,9 @@ final class Advices {
             // the component is a constant: the JIT keeps one branch
             if (when) {
                 if (component < 0) {
-                    Bridge.copiedInDoor(probe, bytes);
+                    Copies.copiedInDoor(probe, bytes);
                 } else {
-                    Bridge.copied(probe, component, bytes);
+                    Copies.copied(probe, component, bytes);
                 }
             }
         }
@@ -79,14 +82,14 @@ final class Advices {
                 @Advice.Local("blockscopeSlot") Object[] slot,
                 @Advice.Local("blockscopeOuter") boolean outer,
                 @Advice.Local("blockscopeReceiver") Object previousReceiver) {
-            slot = Bridge.callSlot();
-            if (component >= 0 && slot[Bridge.DOOR_COMPONENT] == null) {
-                slot[Bridge.DOOR_COMPONENT] = component;
+            slot = Copies.callSlot();
+            if (component >= 0 && slot[Copies.DOOR_COMPONENT] == null) {
+                slot[Copies.DOOR_COMPONENT] = component;
                 outer = true;
             }
             if (namesReceiver) {
-                previousReceiver = slot[Bridge.DOOR_RECEIVER];
-                slot[Bridge.DOOR_RECEIVER] = self == null ? null : self.getClass();
+                previousReceiver = slot[Copies.DOOR_RECEIVER];
+                slot[Copies.DOOR_RECEIVER] = self == null ? null : self.getClass();
             }
         }
 
@@ -98,10 +101,10 @@ final class Advices {
                 @Advice.Local("blockscopeReceiver") Object previousReceiver) {
             if (slot != null) {
                 if (outer) {
-                    slot[Bridge.DOOR_COMPONENT] = null;
+                    slot[Copies.DOOR_COMPONENT] = null;
                 }
                 if (namesReceiver) {
-                    slot[Bridge.DOOR_RECEIVER] = previousReceiver;
+                    slot[Copies.DOOR_RECEIVER] = previousReceiver;
                 }
             }
         }
@@ -121,20 +124,20 @@ final class Advices {
                 @Advice.Origin("#m") String method,
                 @Advice.Local("blockscopeReceiver") Object previousReceiver,
                 @Advice.Local("blockscopeMethod") Object previousMethod) {
-            Object[] slot = Bridge.callSlot();
-            previousReceiver = slot[Bridge.RECEIVER];
-            previousMethod = slot[Bridge.RECEIVER_METHOD];
-            slot[Bridge.RECEIVER] = self == null ? null : self.getClass();
-            slot[Bridge.RECEIVER_METHOD] = method;
+            Object[] slot = Copies.callSlot();
+            previousReceiver = slot[Copies.RECEIVER];
+            previousMethod = slot[Copies.RECEIVER_METHOD];
+            slot[Copies.RECEIVER] = self == null ? null : self.getClass();
+            slot[Copies.RECEIVER_METHOD] = method;
         }
 
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(
                 @Advice.Local("blockscopeReceiver") Object previousReceiver,
                 @Advice.Local("blockscopeMethod") Object previousMethod) {
-            Object[] slot = Bridge.callSlot();
-            slot[Bridge.RECEIVER] = previousReceiver;
-            slot[Bridge.RECEIVER_METHOD] = previousMethod;
+            Object[] slot = Copies.callSlot();
+            slot[Copies.RECEIVER] = previousReceiver;
+            slot[Copies.RECEIVER_METHOD] = previousMethod;
         }
     }
 
@@ -149,7 +152,7 @@ final class Advices {
                 @MinPooledSize long minPooledSize,
                 @Advice.This(optional = true) Object allocator) {
             if (when) {
-                Bridge.heapFallback(probe, bytes, pooled, minPooledSize, allocator);
+                Instances.heapFallback(probe, bytes, pooled, minPooledSize, allocator);
             }
         }
     }
@@ -157,8 +160,10 @@ final class Advices {
     /** Remembers an instance: an occupancy probe's cache, a heap-fallback probe's allocator when built. */
     static final class Occupancy {
         @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@ProbeId int probe, @ProbeValue Object instance) {
-            Bridge.instance(probe, instance);
+        static void exit(@ProbeId int probe, @ProbeCondition boolean when, @ProbeValue Object instance) {
+            if (when) {
+                Instances.instance(probe, instance);
+            }
         }
     }
 }

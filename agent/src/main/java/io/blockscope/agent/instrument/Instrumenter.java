@@ -17,7 +17,8 @@ import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
-import io.blockscope.agent.bootstrap.Bridge;
+import io.blockscope.agent.bootstrap.AdviceErrors;
+import io.blockscope.agent.bootstrap.Copies;
 import io.blockscope.agent.profile.Component;
 import io.blockscope.agent.profile.MethodSpec;
 import io.blockscope.agent.profile.ProbeKind;
@@ -71,12 +72,21 @@ public final class Instrumenter {
     /** Whether instances of target classes may predate the probes (a late attach, or an early load). */
     private final boolean instancesMayExist;
 
+    /** The build's extension of the probes' conditions; null in the production jar. */
+    private final ProbeExtension extension;
+
     /** @param instancesMayExist true when target classes may already be loaded and instances built */
     public Instrumenter(Profile profile, ProbeStatus status, boolean instancesMayExist) {
+        this(profile, status, instancesMayExist, null);
+    }
+
+    /** @param extension the build's {@link ProbeExtension}, or null */
+    public Instrumenter(Profile profile, ProbeStatus status, boolean instancesMayExist, ProbeExtension extension) {
         this.profile = profile;
         this.tiers = profile.tiers();
         this.status = status;
         this.instancesMayExist = instancesMayExist;
+        this.extension = extension;
     }
 
     /**
@@ -155,7 +165,7 @@ public final class Instrumenter {
      *
      * @return false when {@code transformer} was not registered there (nothing was done)
      */
-    boolean uninstall(
+    public boolean uninstall(
             ResettableClassFileTransformer transformer, Instrumentation instrumentation, TargetFilter candidates) {
         return transformer.reset(
                 instrumentation,
@@ -165,12 +175,12 @@ public final class Instrumenter {
     }
 
     /** Loaded classes retransformed by this instrumenter's installs and removals so far. */
-    long retransformed() {
+    public long retransformed() {
         return retransformed.get();
     }
 
     /** Loaded classes whose retransformation failed so far (each is logged once). */
-    long retransformFailures() {
+    public long retransformFailures() {
         return retransformFailures.get();
     }
 
@@ -217,7 +227,7 @@ public final class Instrumenter {
             return new StackManipulation.Compound(
                     IntegerConstant.forValue(probe),
                     MethodInvocation.invoke(new MethodDescription.ForLoadedMethod(
-                            Bridge.class.getMethod("adviceError", Throwable.class, int.class))));
+                            AdviceErrors.class.getMethod("adviceError", Throwable.class, int.class))));
         } catch (NoSuchMethodException e) {
             throw new IllegalStateException("bridge lacks adviceError(Throwable, int)", e);
         }
@@ -273,7 +283,7 @@ public final class Instrumenter {
                         .bind(ProbeId.class, index)
                         .bind(TierId.class, tier)
                         .bind(ComponentId.class, entry.getKey());
-                Advice advice = probe.accept(new KindAdvice(ids)).withExceptionHandler(countErrors(index));
+                Advice advice = probe.accept(new KindAdvice(ids, extension)).withExceptionHandler(countErrors(index));
                 out = out.visit(advice.on(advised.and(entry.getValue())));
             }
             pending.computeIfAbsent(key(type.getName(), loader), k -> new CopyOnWriteArrayList<>())
@@ -289,7 +299,7 @@ public final class Instrumenter {
             Map<Integer, ElementMatcher.Junction<MethodDescription>> out = new LinkedHashMap<>();
             if (probe instanceof ProbeSpec.CopyDoor && ((ProbeSpec.CopyDoor) probe).design() != null) {
                 out.put(
-                        Bridge.DESIGNED_DOOR
+                        Copies.DESIGNED_DOOR
                                 + ((ProbeSpec.CopyDoor) probe).design().ordinal(),
                         any());
                 return out;

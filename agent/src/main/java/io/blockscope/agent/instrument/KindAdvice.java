@@ -6,6 +6,7 @@ import io.blockscope.agent.profile.ProbeSpec;
 import io.blockscope.agent.profile.ValueRef;
 import java.lang.annotation.Annotation;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.implementation.bytecode.constant.IntegerConstant;
 
 /**
  * The advice for a probe's kind, with the values that kind reads bound to its parameters. Ids the
@@ -13,15 +14,17 @@ import net.bytebuddy.asm.Advice;
  */
 final class KindAdvice implements ProbeSpec.Visitor<Advice> {
     private final Advice.WithCustomMapping common;
+    /** The build's extension, which may add to every probe's condition; null: the profile's alone. */
+    private final ProbeExtension extension;
 
-    KindAdvice(Advice.WithCustomMapping common) {
+    KindAdvice(Advice.WithCustomMapping common, ProbeExtension extension) {
         this.common = common;
+        this.extension = extension;
     }
 
     @Override
     public Advice blockGet(ProbeSpec.BlockGet probe) {
-        Advice.WithCustomMapping mapping = value(probe.value(), Object.class);
-        mapping = bind(mapping, ProbeCondition.class, probe.when());
+        Advice.WithCustomMapping mapping = when(value(probe.value(), Object.class), probe.when());
         mapping = bind(mapping, ProbeCounted.class, probe.counted());
         // a checkout condition an older release of the target cannot answer (it lacks the method)
         // makes every hit a checkout there, as "true" would, instead of leaving the cache uninstrumented
@@ -34,15 +37,13 @@ final class KindAdvice implements ProbeSpec.Visitor<Advice> {
 
     @Override
     public Advice blockReturn(ProbeSpec.BlockReturn probe) {
-        Advice.WithCustomMapping mapping = value(probe.value(), Object.class);
-        mapping = bind(mapping, ProbeCondition.class, probe.when());
+        Advice.WithCustomMapping mapping = when(value(probe.value(), Object.class), probe.when());
         return mapping.bind(ProbeMatched.class, probe.returnsCheckedOut()).to(Advices.BlockReturn.class);
     }
 
     @Override
     public Advice copy(ProbeSpec.Copy probe) {
-        return bind(value(probe.value(), long.class), ProbeCondition.class, probe.when())
-                .to(Advices.Copy.class);
+        return when(value(probe.value(), long.class), probe.when()).to(Advices.Copy.class);
     }
 
     @Override
@@ -52,12 +53,12 @@ final class KindAdvice implements ProbeSpec.Visitor<Advice> {
 
     @Override
     public Advice occupancy(ProbeSpec.Occupancy probe) {
-        return value(probe.value(), Object.class).to(Advices.Occupancy.class);
+        return when(value(probe.value(), Object.class), Condition.ALWAYS).to(Advices.Occupancy.class);
     }
 
     @Override
     public Advice heapFallback(ProbeSpec.HeapFallback probe) {
-        Advice.WithCustomMapping mapping = bind(value(probe.value(), long.class), ProbeCondition.class, probe.when());
+        Advice.WithCustomMapping mapping = when(value(probe.value(), long.class), probe.when());
         PoolSpec pool = probe.pool();
         mapping = pool.pooled() == null
                 ? mapping.bind(PoolEnabled.class, true)
@@ -75,6 +76,18 @@ final class KindAdvice implements ProbeSpec.Visitor<Advice> {
 
     private Advice.WithCustomMapping value(ValueRef value, Class<?> type) {
         return common.bind(ProbeValue.class, new ValueMapping(value, type));
+    }
+
+    /** The probe's condition, as the extension (if any) extends it. */
+    private Advice.WithCustomMapping when(Advice.WithCustomMapping mapping, Condition condition) {
+        if (extension == null) {
+            return bind(mapping, ProbeCondition.class, condition);
+        }
+        Advice.OffsetMapping profile = condition.value() == null
+                ? (type, method, assigner, arguments, sort) -> new Advice.OffsetMapping.Target.ForStackManipulation(
+                        IntegerConstant.forValue(condition.constant()))
+                : new ValueMapping(condition.value(), boolean.class);
+        return mapping.bind(ProbeCondition.class, extension.condition(profile));
     }
 
     /** A constant folds away in the JIT; a value is read at the method. */

@@ -1,6 +1,6 @@
 package io.blockscope.agent.record;
 
-import io.blockscope.agent.bootstrap.Bridge;
+import io.blockscope.agent.bootstrap.Checkouts;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -124,7 +124,7 @@ public final class CheckoutTracker {
 
     /**
      * Checkouts tracked now, counted over the table (for tests and diagnostics; the hot path asks
-     * the bridge's count, {@code Bridge.trackedCheckouts}, which every tracker keeps).
+     * the bridge's count, {@code Checkouts.trackedCheckouts}, which every tracker keeps).
      */
     public int live() {
         int n = 0;
@@ -145,7 +145,7 @@ public final class CheckoutTracker {
     public boolean track(Object block, int tier, long nowNanos, Origin origin) {
         Checkout checkout = new Checkout(block, queue, tier, nowNanos, origin);
         // counted and listed before it is published in a slot: a return that finds it finds both set
-        Bridge.tracked(1);
+        Checkouts.tracked(1);
         enterFew(checkout);
         int home = spread(System.identityHashCode(block));
         for (int i = 0; i < PROBES; i++) {
@@ -158,7 +158,7 @@ public final class CheckoutTracker {
             }
         }
         leaveFew(checkout);
-        Bridge.tracked(-1);
+        Checkouts.tracked(-1);
         checkout.clear();
         dropped.increment();
         return false;
@@ -178,7 +178,7 @@ public final class CheckoutTracker {
             Checkout checkout = slots.get(slot);
             if (checkout != null && checkout.get() == block && slots.compareAndSet(slot, checkout, null)) {
                 leaveFew(checkout);
-                Bridge.tracked(-1);
+                Checkouts.tracked(-1);
                 checkout.clear();
                 listener.returned(checkout, nanoClock.getAsLong() - checkout.startNanos);
                 return;
@@ -192,7 +192,7 @@ public final class CheckoutTracker {
             Checkout checkout = (Checkout) ref;
             if (slots.compareAndSet(checkout.slot, checkout, null)) {
                 leaveFew(checkout);
-                Bridge.tracked(-1);
+                Checkouts.tracked(-1);
                 listener.leaked(checkout, Reason.GC);
             }
         }
@@ -206,7 +206,7 @@ public final class CheckoutTracker {
                     && nowNanos - checkout.startNanos > maxAgeNanos
                     && slots.compareAndSet(slot, checkout, null)) {
                 leaveFew(checkout);
-                Bridge.tracked(-1);
+                Checkouts.tracked(-1);
                 checkout.clear();
                 listener.leaked(checkout, Reason.AGE);
             }

@@ -1,6 +1,6 @@
 package io.blockscope.agent.record;
 
-import io.blockscope.agent.bootstrap.Bridge;
+import io.blockscope.agent.bootstrap.Copies;
 import java.lang.StackWalker.StackFrame;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -61,7 +61,7 @@ public final class SiteResolver {
                 .findFirst()
                 .map(this::name)
                 .orElse(UNKNOWN));
-        Object doorReceiver = Bridge.callSlot()[Bridge.DOOR_RECEIVER];
+        Object doorReceiver = Copies.callSlot()[Copies.DOOR_RECEIVER];
         return doorReceiver instanceof Class ? withReceiver(site, (Class<?>) doorReceiver) : site;
     }
 
@@ -92,8 +92,8 @@ public final class SiteResolver {
             return new Acquisition(this, null, null);
         }
         // the innermost watched call, as it is now: it names a site in an inherited method
-        Object[] slot = Bridge.callSlot();
-        return new Acquisition(this, (Class<?>) slot[Bridge.RECEIVER], slot[Bridge.RECEIVER_METHOD]);
+        Object[] slot = Copies.callSlot();
+        return new Acquisition(this, (Class<?>) slot[Copies.RECEIVER], slot[Copies.RECEIVER_METHOD]);
     }
 
     /**
@@ -155,7 +155,7 @@ public final class SiteResolver {
     private String name(StackFrame frame) {
         if (receiverTypes.contains(frame.getClassName())) {
             String inherited =
-                    inherited(frame.getClassName(), frame.getMethodName(), Bridge.receiver(frame.getMethodName()));
+                    inherited(frame.getClassName(), frame.getMethodName(), Copies.receiver(frame.getMethodName()));
             if (inherited != null) {
                 return inherited;
             }

@@ -41,6 +41,8 @@ class LayeringTest {
                 .consideringOnlyDependenciesInLayers()
                 .layer("startup")
                 .definedBy(AGENT)
+                .layer("diagnostics")
+                .definedBy(AGENT + ".diagnostics..")
                 .layer("metrics")
                 .definedBy(AGENT + ".metrics..")
                 .layer("instrument")
@@ -57,16 +59,18 @@ class LayeringTest {
                 .definedBy(AGENT + ".entry..")
                 .whereLayer("startup")
                 .mayNotBeAccessedByAnyLayer()
+                .whereLayer("diagnostics")
+                .mayNotBeAccessedByAnyLayer() // found by ServiceLoader, in the diagnostics jar only
                 .whereLayer("metrics")
                 .mayOnlyBeAccessedByLayers("startup")
                 .whereLayer("instrument")
-                .mayOnlyBeAccessedByLayers("startup", "metrics")
+                .mayOnlyBeAccessedByLayers("startup", "metrics", "diagnostics")
                 .whereLayer("record")
                 .mayOnlyBeAccessedByLayers("startup", "metrics")
                 .whereLayer("profile")
-                .mayOnlyBeAccessedByLayers("startup", "metrics", "instrument", "record")
+                .mayOnlyBeAccessedByLayers("startup", "metrics", "instrument", "record", "diagnostics")
                 .whereLayer("bootstrap")
-                .mayOnlyBeAccessedByLayers("startup", "metrics", "instrument", "record", "profile")
+                .mayOnlyBeAccessedByLayers("startup", "metrics", "instrument", "record", "profile", "diagnostics")
                 .whereLayer("config")
                 .mayOnlyBeAccessedByLayers("startup")
                 .whereLayer("entry")
@@ -91,6 +95,18 @@ class LayeringTest {
                 .check(production);
     }
 
+    /** The diagnostics build's recording gate is loaded by the bootstrap loader too: the JDK only. */
+    @Test
+    void theRecordingGateReachesNothingOfBlockscope() {
+        noClasses()
+                .that()
+                .resideInAPackage(AGENT + ".diagnostics.bootstrap..")
+                .should()
+                .dependOnClassesThat()
+                .resideOutsideOfPackages(AGENT + ".diagnostics.bootstrap..", "java..")
+                .check(production);
+    }
+
     @Test
     void theExporterNeverKnowsTheAgent() {
         noClasses()
@@ -105,7 +121,8 @@ class LayeringTest {
     /** A new package must be placed in a layer and say in a package-info what it owns. */
     @Test
     void everyPackageIsPlacedAndDocumented() {
-        Set<String> known = Set.of("", "metrics", "instrument", "record", "profile", "bootstrap", "config", "entry");
+        Set<String> known =
+                Set.of("", "metrics", "instrument", "record", "profile", "bootstrap", "config", "entry", "diagnostics");
         Set<String> unplaced = new TreeSet<>();
         Set<String> undocumented = new TreeSet<>();
         for (JavaClass type : production) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BiPredicate;
@@ -17,7 +18,7 @@ import net.bytebuddy.jar.asm.Opcodes;
 import org.junit.jupiter.api.Test;
 
 /**
- * The bridge's class files as the build leaves them: what inlined advice must not carry sits in
+ * The bridge's class files (its entry points' classes, the sampler) as the build leaves them: what inlined advice must not carry sits in
  * methods HotSpot will not inline (a run-time visible {@code @DontInline}, which it reads from the
  * class file of a bootstrap-loader class), and the entry points advice calls carry no such
  * annotation. A sink call or a random draw added to an inlined path, or a build that drops the
@@ -32,16 +33,39 @@ class BridgeInliningTest {
 
     @Test
     void everySinkCallIsOutOfLineAndNoEntryPointIs() throws IOException {
+        assertOutOfLine(
+                Checkouts.class,
+                Set.of("returnWhileTracking", "sampledCheckout"),
+                Set.of("blockGet", "blockHit", "blockMiss", "blockReturn"));
+        assertOutOfLine(Copies.class, Set.of("sampledCopy"), Set.of("copied", "copiedInDoor"));
+        assertOutOfLine(Instances.class, Set.of("newInstance", "sampledFallback"), Set.of("instance", "heapFallback"));
+        for (Class<?> type : List.of(Bridge.class, ByteSampler.class, AdviceErrors.class)) {
+            assertOutOfLine(type, Set.of(), Set.of());
+        }
+    }
+
+    /**
+     * The sampler's draw is inlined into the copy and fallback entry points: it must stay a small
+     * method with no sink call and no annotation that keeps it out of line.
+     */
+    @Test
+    void theSamplersDrawIsInlinable() throws IOException {
+        Set<String> dontInline = new TreeSet<>();
+        Set<String> drawRandom = new TreeSet<>();
+        read(ByteSampler.class, (owner, method) -> owner.equals(RANDOM), drawRandom, dontInline);
+        assertEquals(Set.of("draw"), drawRandom, "the sampler's methods that draw a random number");
+        assertEquals(Set.of(), dontInline);
+    }
+
+    /** The methods of {@code type} that call the sink are exactly {@code sinkCallers}, each @DontInline. */
+    private static void assertOutOfLine(Class<?> type, Set<String> sinkCallers, Set<String> entryPoints)
+            throws IOException {
         Set<String> callSink = new TreeSet<>();
         Set<String> dontInline = new TreeSet<>();
-        read(Bridge.class, (owner, method) -> owner.equals(SINK), callSink, dontInline);
-
-        assertEquals(
-                Set.of("newInstance", "returnWhileTracking", "sampledCheckout", "sampledCopy", "sampledFallback"),
-                callSink,
-                "the bridge's methods that call the sink");
-        assertEquals(callSink, dontInline, "methods marked @DontInline (run-time visible)");
-        for (String entry : Set.of("blockGet", "blockHit", "blockMiss", "blockReturn", "copied", "heapFallback")) {
+        read(type, (owner, method) -> owner.equals(SINK), callSink, dontInline);
+        assertEquals(sinkCallers, callSink, type.getSimpleName() + "'s methods that call the sink");
+        assertEquals(callSink, dontInline, type.getSimpleName() + "'s methods marked @DontInline (run-time visible)");
+        for (String entry : entryPoints) {
             assertFalse(dontInline.contains(entry), entry + " is called by inlined advice: it must stay inlinable");
         }
     }

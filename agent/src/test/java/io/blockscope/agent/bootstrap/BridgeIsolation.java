@@ -17,15 +17,15 @@ public final class BridgeIsolation implements BeforeEachCallback, AfterEachCallb
 
     @Override
     public void beforeEach(ExtensionContext context) {
-        int elsewhere = Bridge.trackedCheckouts();
-        Bridge.tracked(-elsewhere);
+        int elsewhere = Checkouts.trackedCheckouts();
+        Checkouts.tracked(-elsewhere);
         context.getStore(NAMESPACE).put("elsewhere", elsewhere);
     }
 
     @Override
     public void afterEach(ExtensionContext context) {
         Bridge.install(Sink.NONE, 0, 0);
-        Bridge.matchReturns(0);
-        Bridge.tracked(context.getStore(NAMESPACE).get("elsewhere", Integer.class));
+        Checkouts.matchReturns(0);
+        Checkouts.tracked(context.getStore(NAMESPACE).get("elsewhere", Integer.class));
     }
 }

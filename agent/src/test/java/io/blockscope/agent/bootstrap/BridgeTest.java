@@ -31,7 +31,7 @@ class BridgeTest {
         public void checkout(int tier, Object block) {
             checkouts.incrementAndGet();
             if (tracked.add(block)) {
-                Bridge.tracked(1);
+                Checkouts.tracked(1);
             }
         }
 
@@ -44,7 +44,7 @@ class BridgeTest {
         public void returned(int tier, Object block) {
             returns.incrementAndGet();
             if (tracked.remove(block)) {
-                Bridge.tracked(-1);
+                Checkouts.tracked(-1);
             }
         }
 
@@ -57,7 +57,7 @@ class BridgeTest {
     /** This test's own checkouts still tracked: taken out of the bridge's count (see BridgeIsolation). */
     @AfterEach
     void untrackLeftovers() {
-        Bridge.tracked(-tracked.size());
+        Checkouts.tracked(-tracked.size());
         tracked.clear();
     }
 
@@ -78,7 +78,7 @@ class BridgeTest {
         // 1 GiB in 1000-byte copies: about 1024 samples, each standing for 1 MiB
         long copies = (1L << 30) / 1000;
         for (long i = 0; i < copies; i++) {
-            Bridge.copied(0, 1, 1000);
+            Copies.copied(0, 1, 1000);
         }
         double trueBytes = copies * 1000.0;
         // one sample per MiB on average: 1024 expected, sd 32; 6 sd either way
@@ -91,12 +91,12 @@ class BridgeTest {
         samples[0] = 0;
         estimate[0] = 0;
         estimate[1] = 0;
-        Bridge.copied(0, 1, every * 3);
+        Copies.copied(0, 1, every * 3);
         assertEquals(1, samples[0]);
         assertEquals(1, estimate[0]);
         assertEquals(every * 3, estimate[1]);
         // empty copies are never sampled (nothing copied)
-        Bridge.copied(0, 1, 0);
+        Copies.copied(0, 1, 0);
         assertEquals(1, samples[0]);
     }
 
@@ -108,12 +108,12 @@ class BridgeTest {
         long misses = Counters.MISSES[3].sum();
         long returned = Counters.RETURNS[3].sum();
         long copied = Counters.COPY_BYTES[2].sum();
-        Bridge.blockGet(3, true, new Object());
-        Bridge.blockGet(3, true, null);
-        Bridge.blockGet(3, true, null);
-        Bridge.blockReturn(3, new Object());
-        Bridge.copied(0, 2, 100);
-        Bridge.copied(0, 2, 28);
+        Checkouts.blockGet(3, true, new Object());
+        Checkouts.blockGet(3, true, null);
+        Checkouts.blockGet(3, true, null);
+        Checkouts.blockReturn(3, new Object());
+        Copies.copied(0, 2, 100);
+        Copies.copied(0, 2, 28);
         assertEquals(hits + 1, Counters.HITS[3].sum());
         assertEquals(uncounted, Counters.UNCOUNTED_CHECKOUTS[3].sum());
         assertEquals(misses + 2, Counters.MISSES[3].sum());
@@ -127,15 +127,15 @@ class BridgeTest {
         Bridge.install(sink, 0, 0);
         long value = Counters.COPY_BYTES[3].sum();
         long valueCalls = Counters.COPIES[3].sum();
-        Bridge.copiedInDoor(0, 500);
+        Copies.copiedInDoor(0, 500);
         assertEquals(value, Counters.COPY_BYTES[3].sum(), "outside every door: not a cell copy");
-        Object[] slot = Bridge.callSlot();
-        slot[Bridge.DOOR_COMPONENT] = 3;
+        Object[] slot = Copies.callSlot();
+        slot[Copies.DOOR_COMPONENT] = 3;
         try {
-            Bridge.copiedInDoor(0, 500);
-            Bridge.copiedInDoor(0, 24);
+            Copies.copiedInDoor(0, 500);
+            Copies.copiedInDoor(0, 24);
         } finally {
-            slot[Bridge.DOOR_COMPONENT] = null;
+            slot[Copies.DOOR_COMPONENT] = null;
         }
         assertEquals(value + 524, Counters.COPY_BYTES[3].sum());
         assertEquals(valueCalls + 2, Counters.COPIES[3].sum());
@@ -147,8 +147,8 @@ class BridgeTest {
         long hits = Counters.HITS[4].sum();
         long misses = Counters.MISSES[4].sum();
         long uncounted = Counters.UNCOUNTED_CHECKOUTS[4].sum();
-        Bridge.blockGet(4, false, new Object());
-        Bridge.blockGet(4, false, null);
+        Checkouts.blockGet(4, false, new Object());
+        Checkouts.blockGet(4, false, null);
         assertEquals(hits, Counters.HITS[4].sum());
         assertEquals(misses, Counters.MISSES[4].sum());
         assertEquals(uncounted + 1, Counters.UNCOUNTED_CHECKOUTS[4].sum());
@@ -159,11 +159,11 @@ class BridgeTest {
         Bridge.install(sink, 1, 1);
         for (int i = 0; i < 100; i++) {
             Object block = new Object();
-            Bridge.blockGet(0, true, block);
-            Bridge.blockReturn(0, block);
-            Bridge.copied(1, 0, 10);
+            Checkouts.blockGet(0, true, block);
+            Checkouts.blockReturn(0, block);
+            Copies.copied(1, 0, 10);
         }
-        Bridge.blockGet(0, true, null); // a miss is never a checkout
+        Checkouts.blockGet(0, true, null); // a miss is never a checkout
         assertEquals(100, checkouts.get());
         assertEquals(100, copies.get());
         assertEquals(100, returns.get());
@@ -177,16 +177,16 @@ class BridgeTest {
     void returnsReachTheSinkOnlyWhileACheckoutIsTracked() {
         Bridge.install(sink, 1, 0);
         long returned = Counters.RETURNS[6].sum();
-        Bridge.blockReturn(6, new Object());
+        Checkouts.blockReturn(6, new Object());
         assertEquals(0, returns.get(), "nothing tracked: the return is not matched");
         Object block = new Object();
-        Bridge.blockGet(6, true, block);
-        assertEquals(1, Bridge.trackedCheckouts());
-        Bridge.blockReturn(6, new Object());
-        Bridge.blockReturn(6, block);
+        Checkouts.blockGet(6, true, block);
+        assertEquals(1, Checkouts.trackedCheckouts());
+        Checkouts.blockReturn(6, new Object());
+        Checkouts.blockReturn(6, block);
         assertEquals(2, returns.get(), "both returns matched while the checkout was tracked");
-        assertEquals(0, Bridge.trackedCheckouts());
-        Bridge.blockReturn(6, new Object());
+        assertEquals(0, Checkouts.trackedCheckouts());
+        Checkouts.blockReturn(6, new Object());
         assertEquals(2, returns.get(), "tracking over: returns are only counted again");
         assertEquals(returned + 4, Counters.RETURNS[6].sum());
     }
@@ -196,8 +196,8 @@ class BridgeTest {
         Bridge.install(sink, 1, 0);
         long hits = Counters.HITS[5].sum();
         long plain = Counters.PLAIN_HITS[5].sum();
-        Bridge.blockHit(5, true, false, new Object());
-        Bridge.blockHit(5, false, false, new Object()); // uncounted and no checkout: nothing at all
+        Checkouts.blockHit(5, true, false, new Object());
+        Checkouts.blockHit(5, false, false, new Object()); // uncounted and no checkout: nothing at all
         assertEquals(hits, Counters.HITS[5].sum());
         assertEquals(plain + 1, Counters.PLAIN_HITS[5].sum());
         assertEquals(0, checkouts.get(), "not a checkout: never tracked for leaks");
@@ -206,37 +206,37 @@ class BridgeTest {
     @Test
     void matchedReturnsCountOnlyCheckedOutBlocksUnderTheirCheckoutTier() {
         Bridge.install(sink, 0, 0);
-        Bridge.matchReturns(64);
+        Checkouts.matchReturns(64);
         long l1 = Counters.RETURNS[1].sum();
         long l2 = Counters.RETURNS[2].sum();
         Object block = new Object();
-        Bridge.blockHit(1, true, true, block);
-        Bridge.blockReturn(2, true, new Object()); // read from disk, never checked out
-        Bridge.blockReturn(2, true, null);
-        Bridge.blockReturn(2, true, block);
-        Bridge.blockReturn(2, true, block); // a second release of a single checkout
+        Checkouts.blockHit(1, true, true, block);
+        Checkouts.blockReturn(2, true, new Object()); // read from disk, never checked out
+        Checkouts.blockReturn(2, true, null);
+        Checkouts.blockReturn(2, true, block);
+        Checkouts.blockReturn(2, true, block); // a second release of a single checkout
         assertEquals(l1 + 1, Counters.RETURNS[1].sum());
         assertEquals(l2, Counters.RETURNS[2].sum());
-        assertEquals(0, Bridge.checkouts().size());
+        assertEquals(0, Checkouts.checkouts().size());
     }
 
     @Test
     void plainReturnsStillCountAndForgetTheCheckout() {
         Bridge.install(sink, 0, 0);
-        Bridge.matchReturns(64);
+        Checkouts.matchReturns(64);
         long returned = Counters.RETURNS[6].sum();
         Object block = new Object();
-        Bridge.blockHit(6, true, true, block);
-        Bridge.blockReturn(6, new Object());
-        Bridge.blockReturn(6, block);
+        Checkouts.blockHit(6, true, true, block);
+        Checkouts.blockReturn(6, new Object());
+        Checkouts.blockReturn(6, block);
         assertEquals(returned + 2, Counters.RETURNS[6].sum());
-        assertEquals(0, Bridge.checkouts().size(), "a plain return frees the checkout's slot");
+        assertEquals(0, Checkouts.checkouts().size(), "a plain return frees the checkout's slot");
     }
 
     @Test
     void aCheckoutTheTableHasNoRoomForIsAPlainHit() {
         Bridge.install(sink, 0, 0);
-        Bridge.matchReturns(64);
+        Checkouts.matchReturns(64);
         long hits = Counters.HITS[7].sum();
         long plain = Counters.PLAIN_HITS[7].sum();
         long full = Counters.CHECKOUT_TABLE_FULL.sum();
@@ -244,14 +244,14 @@ class BridgeTest {
         for (int i = 0; i < 500; i++) {
             Object block = new Object();
             blocks.add(block);
-            Bridge.blockHit(7, true, true, block);
+            Checkouts.blockHit(7, true, true, block);
         }
         long refused = Counters.CHECKOUT_TABLE_FULL.sum() - full;
         assertTrue(refused >= 500 - 64, "refused " + refused);
         assertEquals(plain + refused, Counters.PLAIN_HITS[7].sum());
         assertEquals(hits + 500 - refused, Counters.HITS[7].sum());
         long returned = Counters.RETURNS[7].sum();
-        blocks.forEach(b -> Bridge.blockReturn(7, true, b));
+        blocks.forEach(b -> Checkouts.blockReturn(7, true, b));
         assertEquals(returned + 500 - refused, Counters.RETURNS[7].sum(), "outstanding comes back to zero");
     }
 
@@ -261,8 +261,8 @@ class BridgeTest {
         int calls = 1 << 20;
         Object block = new Object();
         for (int i = 0; i < calls; i++) {
-            Bridge.blockGet(1, true, block);
-            Bridge.copied(1, 1, 1);
+            Checkouts.blockGet(1, true, block);
+            Copies.copied(1, 1, 1);
         }
         // binomial: mean calls/N, standard deviation about sqrt(calls/N); allow 6 of them
         assertClose(calls / 64, checkouts.get());
@@ -279,11 +279,11 @@ class BridgeTest {
         Bridge.install(sink, 0, 0);
         Object a = new Object();
         Object b = new Object();
-        Bridge.instance(5, a);
-        Bridge.instance(5, a);
-        Bridge.instance(5, a);
-        Bridge.instance(5, b);
-        Bridge.instance(5, null);
+        Instances.instance(5, a);
+        Instances.instance(5, a);
+        Instances.instance(5, a);
+        Instances.instance(5, b);
+        Instances.instance(5, null);
         assertEquals(2, instances.get());
     }
 
@@ -293,8 +293,8 @@ class BridgeTest {
         Object pooled = new Object();
         Object shared = new Object();
         for (int i = 0; i < 5; i++) {
-            Bridge.instance(6, pooled);
-            Bridge.instance(6, shared);
+            Instances.instance(6, pooled);
+            Instances.instance(6, shared);
         }
         assertEquals(2, instances.get());
     }
@@ -318,11 +318,11 @@ class BridgeTest {
             bytes[r] = Counters.HEAP_FALLBACK_BYTES[r].sum();
         }
         Object allocator = new Object();
-        Bridge.heapFallback(3, 100, true, 256, allocator); // below the minimal pooled size
-        Bridge.heapFallback(3, 0, true, 0, allocator); // nothing to pool: below it too
-        Bridge.heapFallback(3, 1500, true, 256, allocator); // would have been pooled: exhausted
-        Bridge.heapFallback(3, 256, true, 256, allocator); // exactly the minimum is pooled: exhausted
-        Bridge.heapFallback(3, 50, false, 256, allocator); // no pool at all
+        Instances.heapFallback(3, 100, true, 256, allocator); // below the minimal pooled size
+        Instances.heapFallback(3, 0, true, 0, allocator); // nothing to pool: below it too
+        Instances.heapFallback(3, 1500, true, 256, allocator); // would have been pooled: exhausted
+        Instances.heapFallback(3, 256, true, 256, allocator); // exactly the minimum is pooled: exhausted
+        Instances.heapFallback(3, 50, false, 256, allocator); // no pool at all
         assertEquals(2, Counters.HEAP_FALLBACKS[Counters.FALLBACK_BELOW_MIN_SIZE].sum() - calls[0]);
         assertEquals(100, Counters.HEAP_FALLBACK_BYTES[Counters.FALLBACK_BELOW_MIN_SIZE].sum() - bytes[0]);
         assertEquals(2, Counters.HEAP_FALLBACKS[Counters.FALLBACK_POOL_EXHAUSTED].sum() - calls[1]);
@@ -354,10 +354,10 @@ class BridgeTest {
             before[t] = Counters.HITS[t].sum() + Counters.MISSES[t].sum() + Counters.RETURNS[t].sum();
         }
         int beyond = Counters.MAX_TIERS;
-        assertThrows(IndexOutOfBoundsException.class, () -> Bridge.blockGet(beyond, true, new Object()));
-        assertThrows(IndexOutOfBoundsException.class, () -> Bridge.blockGet(beyond, true, null));
-        assertThrows(IndexOutOfBoundsException.class, () -> Bridge.blockReturn(beyond, new Object()));
-        assertThrows(IndexOutOfBoundsException.class, () -> Bridge.blockGet(-1, true, null));
+        assertThrows(IndexOutOfBoundsException.class, () -> Checkouts.blockGet(beyond, true, new Object()));
+        assertThrows(IndexOutOfBoundsException.class, () -> Checkouts.blockGet(beyond, true, null));
+        assertThrows(IndexOutOfBoundsException.class, () -> Checkouts.blockReturn(beyond, new Object()));
+        assertThrows(IndexOutOfBoundsException.class, () -> Checkouts.blockGet(-1, true, null));
         for (int t = 0; t < Counters.MAX_TIERS; t++) {
             assertEquals(before[t], Counters.HITS[t].sum() + Counters.MISSES[t].sum() + Counters.RETURNS[t].sum());
         }
@@ -367,8 +367,8 @@ class BridgeTest {
     void adviceErrorsAreCountedPerProbeAndNeverThrow() {
         long before = Counters.ADVICE_ERRORS[7].sum();
         IllegalStateException error = new IllegalStateException("boom");
-        Bridge.adviceError(error, 7);
-        Bridge.adviceError(error, Counters.MAX_PROBES + 5); // out of range: swallowed
+        AdviceErrors.adviceError(error, 7);
+        AdviceErrors.adviceError(error, Counters.MAX_PROBES + 5); // out of range: swallowed
         assertEquals(before + 1, Counters.ADVICE_ERRORS[7].sum());
         assertEquals(error, Bridge.LAST_ERRORS[7]);
     }

@@ -48,32 +48,56 @@ class AgentOptionsTest {
         assertTrue(config.copyJfr());
         assertEquals(20, config.sites());
         assertEquals(4096, config.tracked());
-        assertFalse(config.probeSwitch(), "the probe switch is opt-in");
         assertTrue(config.exporterOptions().isEmpty());
     }
 
-    /** The run-time probe switch (measurements only) from the argument, a config file or the environment. */
+    /**
+     * The probe switch of overhead measurements is not in the production agent: probe.switch from any
+     * place is a one-line error that says where the switch is, and no listed option.
+     */
     @Test
-    void probeSwitchIsOffByDefaultAndTurnsOnFromEveryPlace() throws Exception {
-        assertFalse(parse("0").probeSwitch());
-        assertTrue(parse("127.0.0.1:0,probe.switch=true").probeSwitch());
-        assertTrue(parse("0,probe.switch=TRUE").probeSwitch());
-        assertFalse(parse("0,probe.switch=false").probeSwitch());
-        assertEquals("BLOCKSCOPE_PROBE_SWITCH", AgentOptions.environmentName(AgentOptions.PROBE_SWITCH));
-        assertTrue(AgentOptions.parse("0", Map.of("BLOCKSCOPE_PROBE_SWITCH", "true"), EXPORTER)
-                .probeSwitch());
-        assertFalse(
-                AgentOptions.parse("0,probe.switch=true", Map.of("BLOCKSCOPE_PROBE_SWITCH", "false"), EXPORTER)
-                        .probeSwitch(),
-                "the environment wins over the argument");
+    void probeSwitchIsRejectedFromEveryPlaceWithWhereTheSwitchIs() throws Exception {
+        String expected = "probe.switch is not an option of the agent: the probe switch of overhead measurements is"
+                + " only in the diagnostics jar, blockscope-agent-diagnostics.jar, which registers it without an"
+                + " option; drop probe.switch (docs/benchmarks.md)";
+        assertEquals(expected, error("127.0.0.1:0,probe.switch=true"));
+        assertEquals(expected, error("0,probe.switch=false"));
+        assertEquals(expected, error("0", Map.of("BLOCKSCOPE_PROBE_SWITCH", "true")));
         Path file = Files.writeString(temp.resolve("switch.properties"), "probe.switch=true\n");
-        assertTrue(parse("0,config=" + file).probeSwitch());
-        assertTrue(AgentOptions.agentKeys().contains("probe.switch"), "listed by --help and unknown-option errors");
-        assertEquals("malformed probe.switch 'yes': expected true or false", error("0,probe.switch=yes"));
+        assertEquals(expected, error("0,config=" + file));
+        assertFalse(AgentOptions.agentKeys().contains("probe.switch"), "not listed by --help");
+        assertFalse(error("0,probe.swtich=true").contains("probe.switch"), "an unknown key's error does not offer it");
+    }
+
+    /** The builder's defaults are the options' defaults, and its ranges are checked as the options' are. */
+    @Test
+    void builderGivesTheDefaultsOfAPortAloneAndChecksRanges() {
+        assertEquals(parse("9404"), AgentConfig.builder().hostPort("9404").build());
+        AgentConfig built = AgentConfig.builder()
+                .hostPort("127.0.0.1:0")
+                .leakSample(1)
+                .leakRate(0)
+                .leakAge(Duration.ofSeconds(2))
+                .copySample(16)
+                .sites(5)
+                .exporterOption("threads", "2")
+                .build();
         assertEquals(
-                "malformed probe.switch '1': expected true or false",
-                error("0", Map.of("BLOCKSCOPE_PROBE_SWITCH", "1")));
-        assertTrue(error("0,probe.swtich=true").contains("probe.switch"), "an unknown key's error lists it");
+                parse("127.0.0.1:0,leak.sample=1,leak.rate=0,leak.age=2s,copy.sample=16,sites=5,threads=2"), built);
+        assertEquals(0, built.copySampleBytes(), "a count replaces sampling by bytes");
+        assertEquals(
+                "tracked 8: expected 16..65536",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> AgentConfig.builder()
+                                        .hostPort("0")
+                                        .tracked(8)
+                                        .build())
+                        .getMessage());
+        assertThrows(IllegalArgumentException.class, () -> AgentConfig.builder().build(), "no hostPort");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> AgentConfig.builder().hostPort("0").leakAge(Duration.ZERO).build());
     }
 
     @Test

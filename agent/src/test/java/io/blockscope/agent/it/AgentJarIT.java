@@ -2,6 +2,7 @@ package io.blockscope.agent.it;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,9 +13,20 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import java.util.jar.JarInputStream;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.FieldVisitor;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
 import org.junit.jupiter.api.Test;
 
 /** The packaged jar: what is (and is not) in it, and the versioned release copy with its checksum. */
@@ -59,6 +71,85 @@ class AgentJarIT {
         assertTrue(names.stream().noneMatch(n -> n.startsWith(SHADED + "com/fasterxml/jackson/databind/")));
         assertTrue(names.stream().anyMatch(n -> n.startsWith(SHADED + "com/fasterxml/jackson/jr/")));
         assertTrue(names.stream().noneMatch(n -> n.startsWith("META-INF/native-image/")));
+    }
+
+    /**
+     * The production jar carries no benchmark hook: no probe switch, no diagnostics package, no
+     * extension for ServiceLoader to find, and no pause in its bridge (read from the nested bootstrap
+     * jar the JVM loads it from). The diagnostics jar has them all, so a build that mixes the two up
+     * fails here either way.
+     */
+    @Test
+    void onlyTheDiagnosticsJarHasTheProbeSwitchAndTheBridgeHasNoPause() throws Exception {
+        List<String> production = names(ChildJvm.agentJar());
+        List<String> diagnostics = names(ChildJvm.diagnosticsJar());
+        for (String hook : List.of(
+                "io/blockscope/agent/diagnostics/ProbeSwitch.class",
+                "io/blockscope/agent/diagnostics/DiagnosticsExtension.class",
+                "META-INF/services/io.blockscope.agent.instrument.ProbeExtension",
+                "META-INF/blockscope/blockscope-diagnostics-bootstrap.jar")) {
+            assertTrue(diagnostics.contains(hook), "the diagnostics jar lacks " + hook);
+            assertFalse(production.contains(hook), "the production jar has " + hook);
+        }
+        assertTrue(production.stream().noneMatch(n -> n.contains("ProbeSwitch") || n.contains("/diagnostics/")));
+
+        Set<String> members = bridgeMembers(ChildJvm.agentJar());
+        assertTrue(members.contains("method blockHit"), "read the bridge: " + members);
+        assertEquals(
+                Set.of(),
+                members.stream()
+                        .filter(m -> m.toLowerCase(Locale.ROOT).contains("pause"))
+                        .collect(Collectors.toSet()),
+                "the production bridge's pause members");
+    }
+
+    private static List<String> names(Path jarFile) throws Exception {
+        List<String> names = new ArrayList<>();
+        try (JarFile jar = new JarFile(jarFile.toFile())) {
+            jar.stream().forEach(e -> names.add(e.getName()));
+        }
+        return names;
+    }
+
+    /** "field NAME" and "method NAME" of every class in the jar's nested bootstrap jar. */
+    private static Set<String> bridgeMembers(Path jarFile) throws Exception {
+        Set<String> members = new TreeSet<>();
+        try (JarFile jar = new JarFile(jarFile.toFile());
+                JarInputStream nested = new JarInputStream(
+                        jar.getInputStream(jar.getEntry("META-INF/blockscope/blockscope-bootstrap.jar")))) {
+            for (JarEntry entry; (entry = nested.getNextJarEntry()) != null; ) {
+                if (!entry.getName().endsWith(".class")) {
+                    continue;
+                }
+                new ClassReader(nested.readAllBytes())
+                        .accept(
+                                new ClassVisitor(Opcodes.ASM9) {
+                                    @Override
+                                    public FieldVisitor visitField(
+                                            int access,
+                                            String name,
+                                            String descriptor,
+                                            String signature,
+                                            Object value) {
+                                        members.add("field " + name);
+                                        return null;
+                                    }
+
+                                    @Override
+                                    public MethodVisitor visitMethod(
+                                            int access,
+                                            String name,
+                                            String descriptor,
+                                            String signature,
+                                            String[] exceptions) {
+                                        members.add("method " + name);
+                                        return null;
+                                    }
+                                },
+                                ClassReader.SKIP_CODE);
+            }
+        }
+        return members;
     }
 
     @Test

@@ -56,6 +56,16 @@ final class ChildJvm implements AutoCloseable {
         return Path.of(jar);
     }
 
+    /** The diagnostics agent jar (the agent plus the probe switch) the package phase built. */
+    static Path diagnosticsJar() {
+        String jar = System.getProperty("blockscope.diagnostics.jar");
+        if (jar == null || !Files.isRegularFile(Path.of(jar))) {
+            throw new IllegalStateException("diagnostics agent jar not found at " + jar + ": run the integration tests"
+                    + " with 'mvn verify' (failsafe, after package) so blockscope.diagnostics.jar points at it");
+        }
+        return Path.of(jar);
+    }
+
     /** The java of the JVM running the tests. */
     static String java17() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -98,6 +108,7 @@ final class ChildJvm implements AutoCloseable {
         private final Map<String, String> environment = new java.util.HashMap<>();
         private String agentArgument;
         private boolean agent;
+        private boolean diagnostics;
         private String classPath;
 
         private Builder(String java) {
@@ -108,6 +119,12 @@ final class ChildJvm implements AutoCloseable {
             this.agent = true;
             this.agentArgument = argument;
             return this;
+        }
+
+        /** Like {@link #agent}, with the diagnostics jar instead of the production one. */
+        Builder diagnosticsAgent(String argument) {
+            this.diagnostics = true;
+            return agent(argument);
         }
 
         Builder jvmOption(String option) {
@@ -132,7 +149,8 @@ final class ChildJvm implements AutoCloseable {
             full.add("-Xshare:off"); // no "Sharing is only supported for boot loader classes" noise
             full.addAll(jvmOptions);
             if (agent) {
-                full.add("-javaagent:" + agentJar() + (agentArgument == null ? "" : "=" + agentArgument));
+                full.add("-javaagent:" + (diagnostics ? diagnosticsJar() : agentJar())
+                        + (agentArgument == null ? "" : "=" + agentArgument));
             }
             if (classPath != null) {
                 full.add("-cp");

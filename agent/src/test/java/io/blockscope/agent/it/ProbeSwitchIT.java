@@ -11,10 +11,11 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The run-time probe switch ({@code probe.switch=true}) on the example server's real caches: one
- * child JVM removes and reinstalls the probes through the platform MBean, and the counters follow
- * exactly: nothing counted while the probes are out, only gets with {@code block-get} alone, both
- * again with {@code all}. Without the option the MBean is not there.
+ * The diagnostics jar's run-time probe switch on the example server's real caches: one child JVM
+ * removes and reinstalls the probes through the platform MBean, and the counters follow exactly:
+ * nothing counted while the probes are out, only gets with {@code block-get} alone, both again with
+ * {@code all}. The production jar has no such MBean, and refuses {@code probe.switch} in one line
+ * while the host runs on.
  */
 class ProbeSwitchIT {
 
@@ -26,13 +27,14 @@ class ProbeSwitchIT {
     @Test
     void removesAndReinstallsProbesInOneJvm() throws Exception {
         try (ChildJvm child = ChildJvm.builder(ChildJvm.java17())
-                .agent("127.0.0.1:0,probe.switch=true")
+                .diagnosticsAgent("127.0.0.1:0")
                 .classPath(ChildJvm.classPath(SERVER))
                 .start(CacheWorkload.class.getName(), "zero-copy")) {
             int port = Integer.parseInt(child.awaitOut(Pattern.compile("^ready port=(\\d+)")));
             assertTrue(
                     child.agentLines().stream()
-                            .anyMatch(l -> l.contains("probe switch registered as MBean io.blockscope:type=ProbeSwitch")
+                            .anyMatch(l -> l.contains(
+                                            "diagnostics build: probe switch registered as MBean io.blockscope:type=ProbeSwitch")
                                     && l.contains("probes: " + PROBES)),
                     child.transcript());
 
@@ -136,7 +138,7 @@ class ProbeSwitchIT {
     }
 
     @Test
-    void withoutTheOptionThereIsNoSwitch() throws Exception {
+    void theProductionJarHasNoSwitch() throws Exception {
         try (ChildJvm child = ChildJvm.builder(ChildJvm.java17())
                 .agent("127.0.0.1:0")
                 .classPath(ChildJvm.classPath(SERVER))
@@ -153,6 +155,26 @@ class ProbeSwitchIT {
             child.command("work " + ROUNDS);
             assertEquals(
                     Counts.gets(ROUNDS).plus(Counts.returns(ROUNDS)), Counts.of(Scrape.of(port)), child.transcript());
+            child.command("exit");
+            assertEquals(0, child.waitFor(), child.transcript());
+        }
+    }
+
+    /** The option of earlier builds is bad input to the production jar: one line, and the host runs on. */
+    @Test
+    void theProductionJarRefusesTheOptionInOneLineAndTheHostRunsOn() throws Exception {
+        try (ChildJvm child = ChildJvm.builder(ChildJvm.java17())
+                .agent("127.0.0.1:0,probe.switch=true")
+                .classPath(ChildJvm.classPath(SERVER))
+                .start(CacheWorkload.class.getName(), "zero-copy")) {
+            child.awaitOut(Pattern.compile("^ready port=(.*)"));
+            List<String> refusals = child.agentLines().stream()
+                    .filter(l -> l.contains("probe.switch is not an option of the agent"))
+                    .toList();
+            assertEquals(1, refusals.size(), child.transcript());
+            assertTrue(refusals.get(0).contains("blockscope-agent-diagnostics.jar"), refusals.get(0));
+            assertTrue(refusals.get(0).contains("agent disabled, the application runs without it"), refusals.get(0));
+            child.command("work " + ROUNDS); // waits for the host's "ok work": it ran without the agent
             child.command("exit");
             assertEquals(0, child.waitFor(), child.transcript());
         }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.agent.bootstrap.Bridge;
+import io.blockscope.agent.bootstrap.Checkouts;
 import io.blockscope.agent.bootstrap.Sink;
 import io.blockscope.agent.profile.OccupancySpec;
 import io.blockscope.agent.profile.ProbeSpec;
@@ -29,7 +30,7 @@ class DroppedDataTest {
     @AfterEach
     void resetBridge() {
         Bridge.install(Sink.NONE, 0, 0);
-        Bridge.matchReturns(0);
+        Checkouts.matchReturns(0);
     }
 
     /** A cache whose used() accessor fails, as a changed server class would at scrape time. */
@@ -67,15 +68,15 @@ class DroppedDataTest {
     @Test
     void aHitTheFullCheckoutTableCannotHoldIsCountedAsUntracked() {
         Bridge.install(Sink.NONE, 0, 0);
-        Bridge.matchReturns(64);
+        Checkouts.matchReturns(64);
         long before = value(DroppedData.CHECKOUT_UNTRACKED);
         List<Object> held = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
             Object block = new Object();
             held.add(block);
-            Bridge.blockHit(0, true, true, block);
+            Checkouts.blockHit(0, true, true, block);
         }
-        long tracked = Bridge.checkouts().size();
+        long tracked = Checkouts.checkouts().size();
         // 64 slots hold at most 64 distinct blocks: the rest were dropped, and each one counted
         assertEquals(held.size() - tracked, value(DroppedData.CHECKOUT_UNTRACKED) - before);
         assertEquals(true, tracked <= 64, "tracked " + tracked);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.blockscope.agent.bootstrap.Bridge;
 import io.blockscope.agent.bootstrap.BridgeIsolation;
+import io.blockscope.agent.bootstrap.Checkouts;
 import io.blockscope.agent.bootstrap.Counters;
 import io.blockscope.agent.bootstrap.Sink;
 import java.lang.ref.WeakReference;
@@ -69,8 +70,8 @@ class SharedBlockTrackingTest {
     void aCheckoutWhoseBlockAnotherHolderReleasedBeforeItsTrackingStartedEndsWithItsOwnRelease()
             throws InterruptedException {
         // the loading reader's release, before the tracking starts
-        Bridge.install(recorderAfter(block -> Bridge.blockReturn(TIER, true, block)), 1, 0);
-        Bridge.matchReturns(64);
+        Bridge.install(recorderAfter(block -> Checkouts.blockReturn(TIER, true, block)), 1, 0);
+        Checkouts.matchReturns(64);
         long returns = Counters.RETURNS[TIER].sum();
 
         WeakReference<Object> collected = checkOutAndRelease();
@@ -83,14 +84,14 @@ class SharedBlockTrackingTest {
 
         assertEquals(List.of(), leaks, "a released checkout is no leak");
         assertEquals(1, holdTimes.get(), "its own release ended the tracking, with a hold time");
-        assertEquals(0, Bridge.trackedCheckouts());
+        assertEquals(0, Checkouts.trackedCheckouts());
         assertEquals(returns + 1, Counters.RETURNS[TIER].sum(), "one checkout, one return counted");
     }
 
     private static WeakReference<Object> checkOutAndRelease() {
         Object block = new Object();
-        Bridge.blockHit(TIER, true, true, block);
-        Bridge.blockReturn(TIER, true, block); // the reader's own release
+        Checkouts.blockHit(TIER, true, true, block);
+        Checkouts.blockReturn(TIER, true, block); // the reader's own release
         return new WeakReference<>(block);
     }
 
@@ -98,16 +99,16 @@ class SharedBlockTrackingTest {
     @Test
     void twoCheckoutsOfOneBlockEndWithTheirTwoReleases() {
         Bridge.install(recorderAfter(block -> {}), 1, 0);
-        Bridge.matchReturns(64);
+        Checkouts.matchReturns(64);
         Object block = new Object();
-        Bridge.blockHit(TIER, true, true, block);
-        Bridge.blockHit(TIER, true, true, block);
-        assertEquals(2, Bridge.trackedCheckouts());
-        Bridge.blockReturn(TIER, true, block);
-        Bridge.blockReturn(TIER, true, block);
-        Bridge.blockReturn(TIER, true, block); // the cache's own reference: no checkout left
+        Checkouts.blockHit(TIER, true, true, block);
+        Checkouts.blockHit(TIER, true, true, block);
+        assertEquals(2, Checkouts.trackedCheckouts());
+        Checkouts.blockReturn(TIER, true, block);
+        Checkouts.blockReturn(TIER, true, block);
+        Checkouts.blockReturn(TIER, true, block); // the cache's own reference: no checkout left
         assertEquals(2, holdTimes.get());
-        assertEquals(0, Bridge.trackedCheckouts());
+        assertEquals(0, Checkouts.trackedCheckouts());
         recorder.checkLeaks();
         assertEquals(List.of(), leaks);
     }

@@ -1,12 +1,13 @@
 package io.blockscope.agenttest.bench;
 
 import io.blockscope.agent.bootstrap.Bridge;
+import io.blockscope.agent.bootstrap.Copies;
 import io.blockscope.agent.bootstrap.Sink;
 import java.util.Arrays;
 
 /**
  * The per-site error of copy sampling over one minute of a hot path, measured on the real
- * {@link Bridge#copied} (no instrumentation: the sampling decision and weights are all in there).
+ * {@link Copies#copied} (no instrumentation: the sampling decision and weights are all in there).
  * Two sites copy at once: a hot one (4 MiB/s, the hot-copy alert's threshold, in 1000-byte values)
  * and a small one (256 KiB/s in 100-byte values). Each trial is one minute of their copies; the
  * figure is the relative error of each site's estimated bytes, as quantiles over the trials.
@@ -43,11 +44,11 @@ public final class CopySamplingError {
                 while (hot < HOT_COPIES || small < SMALL_COPIES) {
                     tally.site = 0;
                     for (int i = 0; i < 100 && hot < HOT_COPIES; i++, hot++) {
-                        Bridge.copied(0, 3, 1000);
+                        Copies.copied(0, 3, 1000);
                     }
                     tally.site = 1;
                     for (int i = 0; i < 63 && small < SMALL_COPIES; i++, small++) {
-                        Bridge.copied(0, 3, 100);
+                        Copies.copied(0, 3, 100);
                     }
                 }
                 errors[mode * 2][t] = Math.abs(tally.bytes[0] / (HOT_COPIES * 1000.0) - 1);

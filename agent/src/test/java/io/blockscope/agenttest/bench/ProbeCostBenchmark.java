@@ -1,6 +1,9 @@
 package io.blockscope.agenttest.bench;
 
 import io.blockscope.agent.bootstrap.Bridge;
+import io.blockscope.agent.bootstrap.Checkouts;
+import io.blockscope.agent.bootstrap.Copies;
+import io.blockscope.agent.bootstrap.Instances;
 import io.blockscope.agent.bootstrap.Sink;
 import io.blockscope.agent.config.AgentConfig;
 import io.blockscope.agent.config.AgentOptions;
@@ -111,14 +114,14 @@ public class ProbeCostBenchmark {
                 (tier, nanos) -> {},
                 (checkout, reason) -> {});
         matched = config.equals("matched");
-        Bridge.matchReturns(matched ? 65536 : 0);
+        Checkouts.matchReturns(matched ? 65536 : 0);
         Bridge.install(recorder, leakSample, copyCount, copyBytes);
     }
 
     @TearDown
     public void uninstall() {
         Bridge.install(Sink.NONE, 0, 0);
-        Bridge.matchReturns(0);
+        Checkouts.matchReturns(0);
     }
 
     /** The host's work alone: a fresh block, kept while it is read. */
@@ -133,9 +136,9 @@ public class ProbeCostBenchmark {
     @Benchmark
     public Object getAndReturn(Reader reader) {
         Object block = new Object();
-        Bridge.blockHit(TIER, true, true, block);
+        Checkouts.blockHit(TIER, true, true, block);
         reader.held = block;
-        Bridge.blockReturn(TIER, matched, block);
+        Checkouts.blockReturn(TIER, matched, block);
         return block;
     }
 
@@ -143,7 +146,7 @@ public class ProbeCostBenchmark {
     @Benchmark
     public Object miss(Reader reader) {
         Object block = new Object();
-        Bridge.blockMiss(TIER, true);
+        Checkouts.blockMiss(TIER, true);
         reader.held = block;
         return block;
     }
@@ -152,7 +155,7 @@ public class ProbeCostBenchmark {
     @Benchmark
     public Object copy64(Reader reader) {
         Object block = new Object();
-        Bridge.copied(PROBE, VALUE, 64);
+        Copies.copied(PROBE, VALUE, 64);
         reader.held = block;
         return block;
     }
@@ -161,7 +164,7 @@ public class ProbeCostBenchmark {
     @Benchmark
     public Object occupancyCapture(Reader reader) {
         Object block = new Object();
-        Bridge.instance(PROBE, cache);
+        Instances.instance(PROBE, cache);
         reader.held = block;
         return block;
     }
@@ -173,13 +176,13 @@ public class ProbeCostBenchmark {
     @Benchmark
     public Object receiverEnterExit(Reader reader) {
         Object block = new Object();
-        Object[] slot = Bridge.callSlot();
+        Object[] slot = Copies.callSlot();
         Object previousReceiver = slot[0];
         Object previousMethod = slot[1];
         slot[0] = ProbeCostBenchmark.class;
         slot[1] = "filterRowKey";
         reader.held = block;
-        slot = Bridge.callSlot();
+        slot = Copies.callSlot();
         slot[0] = previousReceiver;
         slot[1] = previousMethod;
         return block;

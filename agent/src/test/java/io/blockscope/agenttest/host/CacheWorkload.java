@@ -30,7 +30,7 @@ import javax.management.ObjectName;
  *   <li>{@code leak N}: N checkouts {@link LeakyReader} never returns, then garbage collections.</li>
  *   <li>{@code hold N}: N checkouts {@link HoldingReader} keeps forever.</li>
  *   <li>{@code stats}: the caches' own statistics, for the test to compare with the agent's.</li>
- *   <li>{@code probes SPEC}: sets the agent's probe switch ({@code probe.switch=true}) to SPEC
+ *   <li>{@code probes SPEC}: sets the diagnostics agent jar's probe switch to SPEC
  *       ({@code all}, {@code none} or probe names) through the platform MBean server; prints
  *       {@code probes took T ms}, {@code probes switches=N} and {@code probes installed=<read back>}, or {@code probes error <message>}.</li>
  *   <li>{@code exit}</li>

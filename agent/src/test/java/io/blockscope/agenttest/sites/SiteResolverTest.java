@@ -3,7 +3,7 @@ package io.blockscope.agenttest.sites;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.blockscope.agent.bootstrap.Bridge;
+import io.blockscope.agent.bootstrap.Copies;
 import io.blockscope.agent.record.CheckoutTracker;
 import io.blockscope.agent.record.SiteResolver;
 import java.util.List;
@@ -50,7 +50,7 @@ class SiteResolverTest {
     void aSiteInAWatchedInheritedMethodIsNamedAfterTheReceiver() {
         SiteResolver withReceivers =
                 new SiteResolver(List.of(Machinery.class.getName()), java.util.Set.of(BaseFilter.class.getName()));
-        Object[] slot = Bridge.callSlot();
+        Object[] slot = Copies.callSlot();
         // what the receiver probe's advice stores while BaseFilter.inherited runs on a ConcreteFilter
         slot[0] = ConcreteFilter.class;
         slot[1] = "inherited";
@@ -73,16 +73,16 @@ class SiteResolverTest {
 
     @Test
     void aSiteInsideADoorThatNamesItsReceiverCarriesTheReceiversClass() {
-        Object[] slot = Bridge.callSlot();
+        Object[] slot = Copies.callSlot();
         // what a comparator door's advice stores while a filter's comparator copies
-        slot[Bridge.DOOR_RECEIVER] = ConcreteFilter.class;
+        slot[Copies.DOOR_RECEIVER] = ConcreteFilter.class;
         int line;
         String site;
         try {
             line = currentLine() + 1;
             site = Machinery.resolve(resolver);
         } finally {
-            slot[Bridge.DOOR_RECEIVER] = null;
+            slot[Copies.DOOR_RECEIVER] = null;
         }
         assertEquals(
                 SiteResolverTest.class.getName()
@@ -121,7 +121,7 @@ class SiteResolverTest {
     void aCaptureInAWatchedInheritedMethodIsNamedAfterTheReceiverOfThatMoment() {
         SiteResolver withReceivers =
                 new SiteResolver(List.of(Machinery.class.getName()), java.util.Set.of(BaseFilter.class.getName()));
-        Object[] slot = Bridge.callSlot();
+        Object[] slot = Copies.callSlot();
         CheckoutTracker.Origin origin;
         slot[0] = ConcreteFilter.class;
         slot[1] = "captured";

@@ -264,8 +264,8 @@ final class PeCommand implements Callable<Integer> {
             names = "--agent-switch",
             paramLabel = "PAIRS",
             description = "Measure what the agent's probes cost in one warm JVM: this one, or with --target the server"
-                    + " of --agent-pid. Start that JVM with the agent and probe.switch=true (-javaagent:blockscope-agent.jar"
-                    + "=127.0.0.1:0,probe.switch=true). Windows of --duration alternate with the probes removed and"
+                    + " of --agent-pid. Start that JVM with the diagnostics agent jar, which has the probe switch"
+                    + " (-javaagent:blockscope-agent-diagnostics.jar=127.0.0.1:0). Windows of --duration alternate with the probes removed and"
                     + " installed (2 x PAIRS + 1 windows, off first and last); prints the CPU per operation on/off, each"
                     + " on window against its two neighbours, as a median with a 95%% bootstrap interval. One --workload,"
                     + " one --threads count, one --read-path and --deploy.")

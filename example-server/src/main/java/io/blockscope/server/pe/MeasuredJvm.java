@@ -17,13 +17,13 @@ import org.jspecify.annotations.Nullable;
  * this machine reached by pid through the attach API's local management agent (local only: the
  * attach API admits the same user on the same host, nothing listens on the network). It reads the
  * process CPU time and the JIT's compilation time, and switches the agent's probes in and out
- * through the agent's {@code probe.switch} MBean.
+ * through the probe switch MBean of the diagnostics agent jar (the production jar has none).
  */
 final class MeasuredJvm implements AutoCloseable {
 
     static final String SWITCH_NAME = "io.blockscope:type=ProbeSwitch";
-    private static final String HOW_TO = "start the measured JVM with the agent and probe.switch=true, e.g."
-            + " -javaagent:agent/target/blockscope-agent.jar=127.0.0.1:0,probe.switch=true";
+    private static final String HOW_TO = "start the measured JVM with the diagnostics agent jar, which has the switch"
+            + " (the production jar has none), e.g. -javaagent:agent/target/blockscope-agent-diagnostics.jar=127.0.0.1:0";
 
     private final MBeanServerConnection server;
     private final @Nullable JMXConnector connector;

@@ -20,7 +20,8 @@ import java.util.Map;
  * fresh ones. Fresh JVMs running identical code differ by tens of per cent in CPU per operation (JIT
  * decisions, code and heap layout), which buries a 1% cost; here the JVM, its heap and its table
  * stay fixed and only the probes change. The run alternates windows with the probes removed and
- * installed (off, on, off, ..., off: 2 x PAIRS + 1 windows) through the agent's probe switch, which
+ * installed (off, on, off, ..., off: 2 x PAIRS + 1 windows) through the probe switch of the
+ * diagnostics agent jar (blockscope-agent-diagnostics.jar: the production agent plus the switch), which
  * retransforms the probe targets each time; every window first runs the workload unmeasured for
  * {@code settle} so the JIT recompiles the retransformed code, then measures the process's CPU time
  * per operation. Each on window is compared with the mean of the off windows on either side, so a
@@ -85,7 +86,7 @@ public final class ProbeSwitchRun {
 
     private ProbeSwitchRun() {}
 
-    /** In this JVM, which must run the agent with {@code probe.switch=true}. */
+    /** In this JVM, which must run the diagnostics agent jar (the one with the probe switch). */
     public static int inProcess(
             PeSettings pe,
             Settings settings,

@@ -8,7 +8,7 @@ import javax.management.ObjectName;
 import javax.management.StandardMBean;
 
 /**
- * The agent's probe switch as PE sees it over JMX (same name and attributes), registered in this
+ * The diagnostics agent jar's probe switch as PE sees it over JMX (same name and attributes), registered in this
  * JVM's platform MBean server: it records every install it is asked for, so a test can check the
  * order of PE's windows without an agent.
  */

@@ -155,7 +155,7 @@ class ProbeSwitchRunTest {
     void withoutTheAgentsSwitchItSaysHowToStartTheJvm() {
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class, () -> MeasuredJvm.self().allProbes());
-        assertTrue(e.getMessage().contains("probe.switch=true"), e.getMessage());
+        assertTrue(e.getMessage().contains("blockscope-agent-diagnostics.jar"), e.getMessage());
     }
 
     @Test
@@ -177,7 +177,7 @@ class ProbeSwitchRunTest {
                 assertTrue(jvm.compilationMillis() >= 0);
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class, jvm::allProbes);
                 assertTrue(e.getMessage().contains("is not in process " + child.pid()), e.getMessage());
-                assertTrue(e.getMessage().contains("probe.switch=true"), e.getMessage());
+                assertTrue(e.getMessage().contains("blockscope-agent-diagnostics.jar"), e.getMessage());
             }
         } finally {
             child.destroyForcibly().waitFor();

@@ -1,7 +1,9 @@
-package io.blockscope.agent.instrument;
+package io.blockscope.agent.diagnostics;
 
-import io.blockscope.agent.bootstrap.Bridge;
 import io.blockscope.agent.bootstrap.Counter;
+import io.blockscope.agent.diagnostics.bootstrap.RecordingGate;
+import io.blockscope.agent.instrument.Instrumenter;
+import io.blockscope.agent.instrument.TargetFilter;
 import io.blockscope.agent.profile.Profile;
 import io.blockscope.exporter.Log;
 import java.lang.instrument.Instrumentation;
@@ -18,8 +20,9 @@ import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 /**
  * Removes and reinstalls the probes at run time (see {@link ProbeSwitchMBean}): a change resets the
  * current ByteBuddy transformer (the classes it changed are retransformed back) and installs a new
- * one for the chosen probes only, both through the {@link DeferredTransformer}'s instrumentation so
- * its delegate is detached and attached like at the start. Not a hot path: switches are serialised.
+ * one for the chosen probes only, both through the instrumentation the first install used, so the
+ * start's deferred transformer detaches and attaches its delegate as it did then. Pausing closes the
+ * {@link RecordingGate} the diagnostics build's advice tests. Not a hot path: switches are serialised.
  */
 public final class ProbeSwitch implements ProbeSwitchMBean {
 
@@ -42,7 +45,7 @@ public final class ProbeSwitch implements ProbeSwitchMBean {
 
     /**
      * @param instrumenter    the instrumenter that installed {@code current}
-     * @param instrumentation the instrumentation the install used ({@link DeferredTransformer#instrumentation})
+     * @param instrumentation the instrumentation the install used
      * @param candidates      the loaded classes worth retransforming
      * @param current         the transformer installing every probe of the profile
      */
@@ -88,7 +91,7 @@ public final class ProbeSwitch implements ProbeSwitchMBean {
 
     @Override
     public boolean isPaused() {
-        return Bridge.paused();
+        return !RecordingGate.open;
     }
 
     @Override
@@ -96,7 +99,7 @@ public final class ProbeSwitch implements ProbeSwitchMBean {
         // like a scrape: fold the rows of ended threads, so a benchmark's thread churn between
         // scrapes does not fill the counter table and send new threads to the shared row
         Counter.retireDeadThreads();
-        Bridge.pause(paused);
+        RecordingGate.open = !paused;
     }
 
     @Override

@@ -1,7 +1,7 @@
-package io.blockscope.agent.instrument;
+package io.blockscope.agent.diagnostics;
 
 /**
- * The run-time probe switch ({@code probe.switch=true}), registered as the platform MBean
+ * The run-time probe switch of the diagnostics agent jar, registered as the platform MBean
  * {@value ProbeSwitch#OBJECT_NAME}: removes and reinstalls the agent's probes in a warm JVM so an
  * overhead measurement can alternate windows with and without them. For measurements only: while
  * probes are switched out nothing is counted, and a block checked out on one side of a switch and
@@ -33,8 +33,8 @@ public interface ProbeSwitchMBean {
     boolean isPaused();
 
     /**
-     * Pauses or resumes recording without retransforming: the installed probes' advice still runs,
-     * but the agent's entry points return at once. Switching takes microseconds and leaves the
+     * Pauses or resumes recording without retransforming: the installed probes' advice still runs
+     * and reads the recording gate, but skips its call into the agent. Switching takes microseconds and leaves the
      * compiled code alone, so a measurement can alternate many short windows; it shows what the
      * probes' recording costs, not the advice's call itself ({@link #setInstalled} shows all).
      */

@@ -1,0 +1,158 @@
+package io.blockscope.agent.bootstrap;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import jdk.internal.vm.annotation.DontInline;
+
+/**
+ * Block lookups, checkouts and returns, the entry points the block probes' advice calls: counts
+ * hits, misses and returns, matches a return to the checkout that handed the block out where the
+ * profile asks for it, and hands sampled checkouts (and returns while any is tracked) to the
+ * {@link Sink}, out of line (see {@link Bridge}).
+ */
+public final class Checkouts {
+
+    /** 1 in {@code checkoutSample} hits is tracked for hold time and leaks; 0 turns tracking off. */
+    static volatile int checkoutSample;
+    /** Blocks checked out, when some probe counts only returns of those; null otherwise. */
+    private static volatile CheckoutTable checkouts;
+    /**
+     * Sampled checkouts being tracked, by every tracker (see {@link #tracked}): while 0, a return
+     * needs no matching. Kept here, next to the table, so a return reads it from the line it
+     * already reads, not through the sink, its tracker and an atomic.
+     */
+    private static volatile int trackedCheckouts;
+
+    private static final VarHandle TRACKED_CHECKOUTS;
+
+    static {
+        try {
+            TRACKED_CHECKOUTS =
+                    MethodHandles.lookup().findStaticVarHandle(Checkouts.class, "trackedCheckouts", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private Checkouts() {}
+
+    /**
+     * A checkout tracker started ({@code +1}) or ended ({@code -1}) the tracking of a checkout; called
+     * before the checkout is published (start) and after it is removed (end), so a return of a
+     * tracked block always sees a count above 0.
+     */
+    public static void tracked(int delta) {
+        TRACKED_CHECKOUTS.getAndAdd(delta);
+    }
+
+    /** Checkouts tracked right now, by every tracker. */
+    public static int trackedCheckouts() {
+        return trackedCheckouts;
+    }
+
+    /**
+     * Makes returns of probes that match checkouts count only blocks handed out by a hit (see
+     * {@link #blockReturn}); {@code slots} bounds how many distinct blocks can be out at once, 0
+     * turns matching off. Called once, before any probe is installed, only by profiles that need it.
+     */
+    public static void matchReturns(int slots) {
+        checkouts = slots > 0 ? new CheckoutTable(slots) : null;
+    }
+
+    /** The table of checked-out blocks, or null when no probe matches returns. */
+    public static CheckoutTable checkouts() {
+        return checkouts;
+    }
+
+    /**
+     * A {@code getBlock} call of tier {@code tier} that returned {@code block} (null: a miss).
+     * {@code counted} is false for lookups the cache itself leaves out of its statistics (a repeat
+     * lookup right after caching a block): not a lookup, but a block it hands out is still a
+     * checkout that must be returned. Every hit is a checkout.
+     */
+    public static void blockGet(int tier, boolean counted, Object block) {
+        if (block == null) {
+            blockMiss(tier, counted);
+        } else {
+            blockHit(tier, counted, true, block);
+        }
+    }
+
+    /** A {@code getBlock} call of tier {@code tier} that found nothing. */
+    public static void blockMiss(int tier, boolean counted) {
+        if (counted) {
+            CounterRows.add(Counters.missColumn(tier), 1L);
+        }
+    }
+
+    /**
+     * A {@code getBlock} call of tier {@code tier} that returned {@code block} (never null).
+     * {@code checkout} false: the reader never gives the block back (the profile's {@code checkout}
+     * condition), so it is a hit but neither an outstanding reference nor a leak candidate.
+     */
+    public static void blockHit(int tier, boolean counted, boolean checkout, Object block) {
+        if (!checkout) {
+            if (counted) {
+                Counters.PLAIN_HITS[tier].increment();
+            }
+            return;
+        }
+        CheckoutTable table = checkouts;
+        if (table != null && !table.add(block, tier)) {
+            // no room to match its return later: count it as a plain hit so outstanding stays true
+            Counters.CHECKOUT_TABLE_FULL.increment();
+            if (counted) {
+                Counters.PLAIN_HITS[tier].increment();
+            }
+            return;
+        }
+        // one column or the other, then one inlined count: two calls would inline the count twice
+        int column = counted ? Counters.hitColumn(tier) : Counters.uncountedCheckoutColumn(tier);
+        if (CounterRows.incrementAndSample(column, checkoutSample)) {
+            sampledCheckout(tier, block);
+        }
+    }
+
+    @DontInline
+    private static void sampledCheckout(int tier, Object block) {
+        Bridge.sink.checkout(tier, block);
+    }
+
+    /** A block given back to tier {@code tier}'s cache (or released, for reference-counted blocks). */
+    public static void blockReturn(int tier, Object block) {
+        blockReturn(tier, false, block);
+    }
+
+    /**
+     * A block given back to tier {@code tier}'s cache. With {@code matched} it counts only if
+     * {@code block} is checked out (see {@link #matchReturns}), under the tier that handed it out;
+     * otherwise it always counts, under {@code tier}.
+     *
+     * <p>While checkouts are tracked, every release goes to the sink, matched or not. A block object
+     * can have several holders (HBase's BucketCache hands the same object to every reader while the
+     * block waits in its RAM cache, and the reader that loaded it and the cache's writer release it
+     * too): another holder's release can be matched to a checkout in the moment before that
+     * checkout's tracking starts, and the checkout's own release, unmatched by then, must still end
+     * it, or the collected block would be reported as leaked.
+     */
+    public static void blockReturn(int tier, boolean matched, Object block) {
+        CheckoutTable table = checkouts;
+        int returnedTier = tier;
+        if (matched) {
+            returnedTier = block == null || table == null ? -1 : table.remove(block);
+        } else if (table != null && block != null) {
+            table.remove(block);
+        }
+        if (returnedTier >= 0) {
+            CounterRows.add(Counters.returnColumn(returnedTier), 1L);
+        }
+        if (block != null && trackedCheckouts != 0) {
+            returnWhileTracking(returnedTier >= 0 ? returnedTier : tier, block);
+        }
+    }
+
+    @DontInline
+    private static void returnWhileTracking(int tier, Object block) {
+        Bridge.sink.returned(tier, block);
+    }
+}

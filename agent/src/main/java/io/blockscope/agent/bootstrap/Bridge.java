@@ -26,12 +26,6 @@ public final class Bridge {
     /** Which copies and heap fallbacks are attributed to a call site. */
     static volatile ByteSampler copySampler = ByteSampler.OFF;
 
-    /**
-     * The last throwable each probe's advice suppressed: {@link AdviceErrors#LAST_ERRORS}, the same
-     * array, under the name the metrics read it by.
-     */
-    public static final Throwable[] LAST_ERRORS = AdviceErrors.LAST_ERRORS;
-
     private Bridge() {}
 
     /** Installs the agent's sink and sampling rates; called once, before any probe is installed. */

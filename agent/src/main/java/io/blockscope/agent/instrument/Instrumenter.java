@@ -271,6 +271,7 @@ public final class Instrumenter {
                 // is read from the start: a RegionServer's pool may never fall back to the heap
                 out = out.visit(Advice.withCustomMapping()
                         .bind(ProbeId.class, index)
+                        .bind(ProbeCondition.class, true)
                         .bind(ProbeValue.class, new ValueMapping(ValueRef.parse("this"), Object.class))
                         .to(Advices.Occupancy.class)
                         .withExceptionHandler(countErrors(index))

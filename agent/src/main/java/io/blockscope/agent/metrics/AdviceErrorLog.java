@@ -1,6 +1,6 @@
 package io.blockscope.agent.metrics;
 
-import io.blockscope.agent.bootstrap.Bridge;
+import io.blockscope.agent.bootstrap.AdviceErrors;
 import io.blockscope.agent.bootstrap.Counters;
 import io.blockscope.agent.instrument.ProbeStatus;
 import io.blockscope.exporter.Log;
@@ -29,7 +29,7 @@ final class AdviceErrorLog {
                         "probe " + status.names().get(p)
                                 + " threw inside its advice; the host's call went on and the error is counted in"
                                 + " blockscope_agent_advice_errors_total. Check that the profile's value fits the method",
-                        Bridge.LAST_ERRORS[p]);
+                        AdviceErrors.LAST_ERRORS[p]);
             }
         }
     }

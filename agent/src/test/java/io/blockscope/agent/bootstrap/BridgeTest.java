@@ -370,6 +370,6 @@ class BridgeTest {
         AdviceErrors.adviceError(error, 7);
         AdviceErrors.adviceError(error, Counters.MAX_PROBES + 5); // out of range: swallowed
         assertEquals(before + 1, Counters.ADVICE_ERRORS[7].sum());
-        assertEquals(error, Bridge.LAST_ERRORS[7]);
+        assertEquals(error, AdviceErrors.LAST_ERRORS[7]);
     }
 }

@@ -34,8 +34,9 @@
 
   // The top sampled copy site of the alerting server, from the recording rule.
   local topCopySite = 'printf "topk(1, instance_site:blockscope_copy_site_bytes:rate1m{' + serverMatchers + '})" ' + serverArgs + ' | query',
-  // The sites with the most leaks of the alert's reason since the process started.
-  local leakSites = 'printf "sort_desc(topk(3, blockscope_block_leaks_total{' + serverMatchers + ",reason='%s'}))\" " + serverArgs + ' $labels.reason | query',
+  // The sites with the most leaks of the alert's kind and reason since the process started (kind=''
+  // also selects the series of agents that export no kind: all checkouts).
+  local leakSites = 'printf "sort_desc(topk(3, blockscope_block_leaks_total{' + serverMatchers + ",kind='%s',reason='%s'}))\" " + serverArgs + ' $labels.kind $labels.reason | query',
   // The alerting server's allocator pool: buffers in use and the most it creates, and its heap
   // allocations for pool_exhausted since the process started.
   local poolValue(expr) = '{{ with printf "%s" %s | query }}{{ . | first | value | printf "%%.0f" }}{{ else }}?{{ end }}' % [expr, serverArgs],
@@ -49,12 +50,12 @@
         name: 'blockscope-alerts',
         rules: [
           {
-            // Leaks per instance and reason, summed over sites. The agent moves a retired site's counts
+            // Leaks per instance, kind and reason, summed over sites. The agent moves a retired site's counts
             // into site="other", so single site series jump or vanish, but their sum only grows.
             // Recorded in this group, right before the alert that reads it: rules of one group run in
             // order, so the alert always sees this evaluation's sum.
-            record: 'instance_reason:blockscope_block_leaks_total:sum',
-            expr: 'sum by (%(by)s, reason) (blockscope_block_leaks_total{%(selector)s})' % c,
+            record: 'instance_kind_reason:blockscope_block_leaks_total:sum',
+            expr: 'sum by (%(by)s, kind, reason) (blockscope_block_leaks_total{%(selector)s})' % c,
           },
           // --- Copy to heap ---------------------------------------------------------------------------
           alert(
@@ -80,22 +81,27 @@
             // Reads the per-instance sum: a site retired into "other" moves its count, it adds none.
             // The second branch catches the first leak: the series is born at 1, and increase() cannot
             // see an increment before a series' first sample.
+            // One alert per kind: a block checkout (a reader that forgot its give-back) or a buffer
+            // taken from the allocator pool and never put back (the pool drains).
             |||
-              sum by (%(by)s, reason) (
-                  increase(instance_reason:blockscope_block_leaks_total:sum{%(recordedSelector)s}[%(leakWindow)s]) > 0
+              sum by (%(by)s, kind, reason) (
+                  increase(instance_kind_reason:blockscope_block_leaks_total:sum{%(recordedSelector)s}[%(leakWindow)s]) > 0
                 or
                   (
-                      instance_reason:blockscope_block_leaks_total:sum{%(recordedSelector)s} > 0
+                      instance_kind_reason:blockscope_block_leaks_total:sum{%(recordedSelector)s} > 0
                     unless
-                      instance_reason:blockscope_block_leaks_total:sum{%(recordedSelector)s} offset %(leakWindow)s
+                      instance_kind_reason:blockscope_block_leaks_total:sum{%(recordedSelector)s} offset %(leakWindow)s
                   )
               )
             ||| % c,
             25,
-            'Block reference leak ({{ $labels.reason }}) on {{ $labels.instance }}',
-            '{{ $labels.instance }} detected {{ $value | printf "%.0f" }} leaked block reference(s) (reason'
-            + ' {{ $labels.reason }}) in the last ' + c.leakWindow + '. Leaked blocks pin their cache memory'
-            + ' until the process restarts. Sites with the most leaks since the process started: '
+            '{{ if eq $labels.kind "buffer" }}Pool buffer{{ else }}Block reference{{ end }} leak ({{ $labels.reason }}) on {{ $labels.instance }}',
+            '{{ $labels.instance }} detected {{ $value | printf "%.0f" }} leaked'
+            + ' {{ if eq $labels.kind "buffer" }}allocator pool buffer(s){{ else }}block reference(s){{ end }} (reason'
+            + ' {{ $labels.reason }}) in the last ' + c.leakWindow + '.'
+            + ' {{ if eq $labels.kind "buffer" }}A leaked buffer never goes back to the pool: once the pool is spent,'
+            + ' every allocation falls back to the heap until the process restarts.{{ else }}Leaked blocks pin their'
+            + ' cache memory until the process restarts.{{ end }} Sites with the most leaks since the process started: '
             + '{{ range $i, $s := ' + leakSites + ' }}{{ if $i }}, {{ end }}{{ $s.Labels.site }} ({{ $s.Value | printf "%.0f" }}){{ end }}.',
             { site: '{{ with ' + leakSites + ' }}{{ . | first | label "site" }}{{ else }}unknown{{ end }}' },
           ),

@@ -350,7 +350,7 @@ function(config)
       id: 6,
       type: "stat",
       title: "Leaks in range",
-      description: "Block reference leaks detected over the selected time range on the selected instances (blockscope_block_leaks_total). Healthy: 0 (alert BlockscopeBlockRefLeak).",
+      description: "Block checkout and pool buffer leaks detected over the selected time range on the selected instances (blockscope_block_leaks_total, both kinds). Healthy: 0 (alert BlockscopeBlockRefLeak).",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",

@@ -105,7 +105,7 @@ final class AgentWiring {
         Profile profile = setup.profile().get();
         ClassLoader hostLoader = ClassLoader.getSystemClassLoader();
         ProbeStatus status = new ProbeStatus(profile);
-        LeakReport leaks = new LeakReport(config.sites(), profile.tiers(), config.leakAge());
+        LeakReport leaks = new LeakReport(config.sites(), profile.tiers(), profile.bufferTiers(), config.leakAge());
         AgentMetrics metrics = new AgentMetrics(profile, status, version, leaks, exporter.registry());
         Recorder recorder = new Recorder(
                 new SiteResolver(profile.siteSkip(), profile.receiverTypes()),
@@ -118,6 +118,11 @@ final class AgentWiring {
                 profile.probes().size(),
                 metrics,
                 leaks);
+        boolean[] bufferTiers = new boolean[profile.tiers().size()];
+        for (int t = 0; t < bufferTiers.length; t++) {
+            bufferTiers[t] = leaks.bufferTier(t);
+        }
+        recorder.bufferTiers(bufferTiers);
         metrics.attach(recorder);
         if (profile.matchesReturns()) {
             Checkouts.matchReturns(CHECKOUT_SLOTS);

@@ -63,7 +63,9 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
                 .register(registry);
         holdByTier = new DistributionDataPoint[tiers.size()];
         for (int i = 0; i < tiers.size(); i++) {
-            holdByTier[i] = hold.labelValues(tiers.get(i));
+            if (!leaks.bufferTier(i)) { // a pool's buffers are tracked for leaks, not for hold times
+                holdByTier[i] = hold.labelValues(tiers.get(i));
+            }
         }
         registry.register(new ScrapeHousekeeping(this, new AdviceErrorLog(status)));
     }
@@ -80,7 +82,10 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
 
     @Override
     public void record(int tier, long nanos) {
-        holdByTier[tier].observe(nanos / 1e9);
+        DistributionDataPoint hold = holdByTier[tier];
+        if (hold != null) {
+            hold.observe(nanos / 1e9);
+        }
     }
 
     @Override
@@ -110,6 +115,9 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
                 .name("blockscope_block_refs_outstanding")
                 .help("Checkouts (hits the reader must give back) not yet returned. Must come back to zero when idle.");
         for (int t = 0; t < tiers.size(); t++) {
+            if (leaks.bufferTier(t)) {
+                continue; // a pool, not a cache: its buffers in use are blockscope_allocator_pool_buffers
+            }
             String tier = tiers.get(t);
             // returns before checkouts: every return follows its checkout, so this order never shows
             // a negative count
@@ -137,11 +145,18 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
 
         CounterSnapshot.Builder leaked = CounterSnapshot.builder()
                 .name("blockscope_block_leaks")
-                .help(
-                        "Sampled checkouts garbage collected without a return (gc) or held longer than leak.age (age), by acquiring site.");
+                .help("Sampled block checkouts (kind checkout) and pool buffers (kind buffer) garbage collected"
+                        + " without a return (gc) or held longer than leak.age (age), by acquiring site.");
         for (SiteTable.Row row : leaks.sites().snapshot()) {
-            leaked.dataPoint(counter(row.values()[LeakReport.GC], "site", row.site(), "reason", "gc"));
-            leaked.dataPoint(counter(row.values()[LeakReport.AGE], "site", row.site(), "reason", "age"));
+            for (LeakReport.Kind kind : LeakReport.Kind.values()) {
+                long gc = row.values()[LeakReport.column(kind, LeakReport.GC)];
+                long age = row.values()[LeakReport.column(kind, LeakReport.AGE)];
+                if (gc + age == 0) {
+                    continue; // a site shows the kinds that leaked there, each with both reasons
+                }
+                leaked.dataPoint(counter(gc, "site", row.site(), "kind", kind.label(), "reason", "gc"));
+                leaked.dataPoint(counter(age, "site", row.site(), "kind", kind.label(), "reason", "age"));
+            }
         }
         out.add(leaked.build());
     }

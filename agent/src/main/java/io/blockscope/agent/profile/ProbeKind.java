@@ -16,6 +16,14 @@ public enum ProbeKind {
      */
     BLOCK_RETURN("block-return"),
     /**
+     * A buffer taken from a pool: {@code value} is the buffer (null: none was free, nothing counts).
+     * Tracked for leaks like a checkout of its own tier, which is not a cache tier: it never shows
+     * in the block cache's series, and its leaks carry {@code kind="buffer"}.
+     */
+    BUFFER_TAKE("buffer-take"),
+    /** A pooled buffer given back to its pool: {@code value} is the buffer a {@link #BUFFER_TAKE} took. */
+    BUFFER_RETURN("buffer-return"),
+    /**
      * A copy onto the heap: {@code value} is the number of bytes copied. Needs a component, or
      * {@code "door"}: then it counts only inside a {@link #COPY_DOOR}, under that door's component.
      */

@@ -78,18 +78,31 @@ public abstract class ProbeSpec {
         }
     }
 
-    /** A probe on a cache's blocks (a lookup or a give-back): its value is the block, counted by tier. */
+    /**
+     * A probe on a cache's blocks (a lookup or a give-back), or on a pool's buffers (a take or a
+     * give-back, {@link #pooledBuffers()}): its value is the block or buffer, counted by tier.
+     */
     public abstract static class BlockProbe extends ProbeSpec {
         private final ByName<String> tiers;
         private final ValueRef block;
         private final Condition when;
+        private final boolean pooledBuffers;
 
         /** @param when whether a call counts at all (e.g. {@code this.isSharedMem()}) */
-        private BlockProbe(Target target, ByName<String> tiers, ValueRef block, Condition when) {
+        private BlockProbe(Target target, ByName<String> tiers, ValueRef block, Condition when, boolean pooledBuffers) {
             super(target);
             this.tiers = tiers;
             this.block = block;
             this.when = when;
+            this.pooledBuffers = pooledBuffers;
+        }
+
+        /**
+         * True for a pool's buffers ({@code buffer-take}, {@code buffer-return}): checked out and given
+         * back like blocks, tracked for leaks like them, but their tier is a pool, not a cache tier.
+         */
+        public boolean pooledBuffers() {
+            return pooledBuffers;
         }
 
         /** Tier label by class name; the fallback applies to a class none of them names. */
@@ -130,7 +143,19 @@ public abstract class ProbeSpec {
                 Condition when,
                 Condition counted,
                 Condition checkout) {
-            super(target, tiers, block, when);
+            this(target, tiers, block, when, counted, checkout, false);
+        }
+
+        /** @param pooledBuffers a pool's buffer take ({@code buffer-take}), not a cache lookup */
+        public BlockGet(
+                Target target,
+                ByName<String> tiers,
+                ValueRef block,
+                Condition when,
+                Condition counted,
+                Condition checkout,
+                boolean pooledBuffers) {
+            super(target, tiers, block, when, pooledBuffers);
             this.counted = counted;
             this.checkout = checkout;
         }
@@ -142,7 +167,7 @@ public abstract class ProbeSpec {
 
         @Override
         public ProbeKind kind() {
-            return ProbeKind.BLOCK_GET;
+            return pooledBuffers() ? ProbeKind.BUFFER_TAKE : ProbeKind.BLOCK_GET;
         }
 
         public Condition counted() {
@@ -164,7 +189,18 @@ public abstract class ProbeSpec {
          */
         public BlockReturn(
                 Target target, ByName<String> tiers, ValueRef block, Condition when, boolean checkedOutOnly) {
-            super(target, tiers, block, when);
+            this(target, tiers, block, when, checkedOutOnly, false);
+        }
+
+        /** @param pooledBuffers a pool's buffer give-back ({@code buffer-return}), not a block's */
+        public BlockReturn(
+                Target target,
+                ByName<String> tiers,
+                ValueRef block,
+                Condition when,
+                boolean checkedOutOnly,
+                boolean pooledBuffers) {
+            super(target, tiers, block, when, pooledBuffers);
             this.checkedOutOnly = checkedOutOnly;
         }
 
@@ -175,7 +211,7 @@ public abstract class ProbeSpec {
 
         @Override
         public ProbeKind kind() {
-            return ProbeKind.BLOCK_RETURN;
+            return pooledBuffers() ? ProbeKind.BUFFER_RETURN : ProbeKind.BLOCK_RETURN;
         }
 
         public boolean returnsCheckedOut() {

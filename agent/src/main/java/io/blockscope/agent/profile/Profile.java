@@ -91,6 +91,25 @@ public final class Profile {
         return List.copyOf(tiers);
     }
 
+    /**
+     * The tier labels of pooled-buffer probes ({@code buffer-take}, {@code buffer-return}): pools, not
+     * cache tiers. Their checkouts are tracked for leaks ({@code kind="buffer"}) and kept out of the
+     * block cache's series.
+     */
+    public Set<String> bufferTiers() {
+        Set<String> tiers = new LinkedHashSet<>();
+        for (ProbeSpec probe : probes) {
+            if (probe instanceof ProbeSpec.BlockProbe && ((ProbeSpec.BlockProbe) probe).pooledBuffers()) {
+                ByName<String> byType = ((ProbeSpec.BlockProbe) probe).tiers();
+                byType.byName().values().stream().sorted().forEach(tiers::add);
+                if (byType.fallback() != null) {
+                    tiers.add(byType.fallback());
+                }
+            }
+        }
+        return tiers;
+    }
+
     /** True when some probe counts only returns of checked-out blocks, so checkouts must be remembered. */
     public boolean matchesReturns() {
         return probes.stream()

@@ -42,6 +42,8 @@ public final class ProfileParser {
     private static final Map<ProbeKind, Set<String>> KIND_FIELDS = Map.of(
             ProbeKind.BLOCK_GET, Set.of("value", "when", "counted", "checkout", "tier"),
             ProbeKind.BLOCK_RETURN, Set.of("value", "when", "returns", "tier"),
+            ProbeKind.BUFFER_TAKE, Set.of("value", "when", "tier"),
+            ProbeKind.BUFFER_RETURN, Set.of("value", "when", "tier"),
             ProbeKind.COPY, Set.of("value", "when", "component"),
             ProbeKind.COPY_DOOR, Set.of("component", "names", "design"),
             ProbeKind.OCCUPANCY, Set.of("value", "occupancy"),
@@ -122,6 +124,18 @@ public final class ProfileParser {
             throw new IllegalArgumentException(where + ": " + profile.tiers().size() + " tiers " + profile.tiers()
                     + "; at most " + Counters.MAX_TIERS);
         }
+        for (ProbeSpec probe : probes) {
+            if (probe instanceof ProbeSpec.BlockProbe && !((ProbeSpec.BlockProbe) probe).pooledBuffers()) {
+                ByName<String> tiers = ((ProbeSpec.BlockProbe) probe).tiers();
+                for (String tier : profile.bufferTiers()) {
+                    if (tiers.byName().containsValue(tier) || tier.equals(tiers.fallback())) {
+                        throw new IllegalArgumentException(where + ": tier '" + tier + "' is used by probe '"
+                                + probe.name() + "' (blocks) and by a buffer-take or buffer-return probe: a tier"
+                                + " is a cache's or a pool's, not both");
+                    }
+                }
+            }
+        }
         return profile;
     }
 
@@ -172,6 +186,25 @@ public final class ProfileParser {
                         required(node, kind, where, "the block given back, e.g. arg1 or this"),
                         condition(node, "when", where),
                         returnsCheckedOut(node, where));
+            case BUFFER_TAKE:
+                // a take that finds no free buffer returns null: not counted (a miss of an uncounted lookup)
+                return new ProbeSpec.BlockGet(
+                        target,
+                        tiers(node, kind, where),
+                        required(node, kind, where, "the buffer taken, e.g. return"),
+                        condition(node, "when", where),
+                        Condition.NEVER,
+                        Condition.ALWAYS,
+                        true);
+            case BUFFER_RETURN:
+                // matched like checked-out blocks: a buffer taken before the agent started is not counted
+                return new ProbeSpec.BlockReturn(
+                        target,
+                        tiers(node, kind, where),
+                        required(node, kind, where, "the buffer given back, e.g. arg0"),
+                        condition(node, "when", where),
+                        true,
+                        true);
             case COPY:
                 return new ProbeSpec.Copy(
                         target,

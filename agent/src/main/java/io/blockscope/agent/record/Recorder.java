@@ -42,6 +42,11 @@ public final class Recorder extends Sink {
     private final RateBudget trackBudget;
     /** Sampled checkouts the budget refused: not watched for leaks, so counted as dropped. */
     private final LongAdder overBudget = new LongAdder();
+    /**
+     * Tiers that are pools of buffers, not caches: their checkouts are named by the allocator's
+     * caller (the code that took the buffer), not by the reader a block checkout is named after.
+     */
+    private volatile boolean[] bufferTiers = new boolean[0];
 
     public Recorder(
             SiteResolver sites,
@@ -101,7 +106,13 @@ public final class Recorder extends Sink {
             overBudget.increment(); // over this second's budget: not tracked, and no stack captured
             return;
         }
-        tracker.track(block, tier, now, sites.capture());
+        boolean buffer = tier < bufferTiers.length && bufferTiers[tier];
+        tracker.track(block, tier, now, buffer ? fallbackSiteResolver.capture() : sites.capture());
+    }
+
+    /** Marks the tiers (by index) that are buffer pools; set once, before any probe is installed. */
+    public void bufferTiers(boolean[] tiers) {
+        this.bufferTiers = tiers.clone();
     }
 
     @Override

@@ -142,12 +142,12 @@ class DroppedDataTest {
     @Test
     void aSiteRetiredIntoOtherIsCounted() {
         // two labels: a and b take them, c becomes hotter than both and retires the colder
-        leaks.sites().add("a", 1, 0);
-        leaks.sites().add("b", 1, 0);
-        leaks.sites().add("b", 1, 0);
+        leaks.sites().add("a", 1, 0, 0, 0);
+        leaks.sites().add("b", 1, 0, 0, 0);
+        leaks.sites().add("b", 1, 0, 0, 0);
         assertEquals(0, value(DroppedData.SITE_RETIRED));
-        leaks.sites().add("c", 1, 0);
-        leaks.sites().add("c", 1, 0);
+        leaks.sites().add("c", 1, 0, 0, 0);
+        leaks.sites().add("c", 1, 0, 0, 0);
         assertEquals(1, value(DroppedData.SITE_RETIRED));
     }
 

@@ -162,7 +162,7 @@ class ProfileParserTest {
     @Test
     void hbase2CountsOnlySharedMemoryCheckoutsAndTheirReleases() {
         Profile profile = Profiles.load("hbase2");
-        assertEquals(List.of("l1", "l2"), profile.tiers());
+        assertEquals(List.of("l1", "l2", "pool"), profile.tiers());
         assertTrue(
                 !probe(profile, "block-get-l1", ProbeSpec.BlockGet.class)
                         .checkout()
@@ -181,7 +181,7 @@ class ProfileParserTest {
         assertTrue(!probe(profile, "block-return", ProbeSpec.BlockReturn.class).returnsCheckedOut());
         assertTrue(
                 profile.probes().stream()
-                        .filter(p -> p instanceof ProbeSpec.BlockGet)
+                        .filter(p -> p instanceof ProbeSpec.BlockGet && !((ProbeSpec.BlockGet) p).pooledBuffers())
                         .allMatch(p -> ((ProbeSpec.BlockGet) p).counted() == Condition.ALWAYS),
                 "2.5/2.6 CombinedBlockCache passes updateCacheMetrics=false to its children: never a counted condition");
     }
@@ -249,7 +249,7 @@ class ProfileParserTest {
         assertError("{\"name\": \"x\"}", "profile t: probes must be a non-empty array");
         assertError(
                 probe("\"kind\": \"block-gte\""),
-                "profile t: probe 'p': kind: unknown kind 'block-gte'; accepted: block-get, block-return, copy, copy-door, occupancy");
+                "profile t: probe 'p': kind: unknown kind 'block-gte'; accepted: block-get, block-return, buffer-take, buffer-return, copy, copy-door, occupancy");
         assertError(
                 probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"get\"]"),
                 "profile t: probe 'p': a block-get probe needs a tier");
@@ -318,6 +318,52 @@ class ProfileParserTest {
         assertEquals(List.of("block-return"), fallback.alternatives());
         assertEquals(List.of("org.apache.hadoop.hbase.io.ByteBuffAllocator"), profile.allocatorTypes());
         assertEquals(List.of(), Profiles.load("example-server").allocatorTypes());
+    }
+
+    @Test
+    void hbase2TracksPoolBuffersFromTakeToPutBackInATierOfTheirOwn() {
+        Profile profile = Profiles.load("hbase2");
+        ProbeSpec.BlockGet take = probe(profile, "pool-buffer-take", ProbeSpec.BlockGet.class);
+        ProbeSpec.BlockReturn putBack = probe(profile, "pool-buffer-return", ProbeSpec.BlockReturn.class);
+        assertEquals(ProbeKind.BUFFER_TAKE, take.kind());
+        assertEquals(ProbeKind.BUFFER_RETURN, putBack.kind());
+        assertEquals("return", take.value().toString());
+        assertEquals("arg0", putBack.value().toString());
+        assertEquals(
+                List.of("getBuffer()"),
+                take.methods().stream().map(Object::toString).toList());
+        assertEquals(
+                List.of("putbackBuffer(java.nio.ByteBuffer)"),
+                putBack.methods().stream().map(Object::toString).toList());
+        assertEquals(Condition.NEVER, take.counted(), "a take is no cache lookup");
+        assertTrue(take.checkout().constant(), "every buffer taken must be given back");
+        assertTrue(putBack.returnsCheckedOut(), "only buffers a take counted come back");
+        assertEquals(java.util.Set.of("pool"), profile.bufferTiers());
+        assertEquals(java.util.Set.of(), Profiles.load("example-server").bufferTiers());
+        // no pool before 2.3, where block-return is the give-back probe
+        assertEquals(List.of("block-return"), take.alternatives());
+        assertEquals(List.of("block-return"), putBack.alternatives());
+    }
+
+    @Test
+    void aTierIsACachesOrAPoolsNotBoth() {
+        assertError(
+                """
+                {"name": "x", "probes": [
+                   {"name": "get", "kind": "block-get", "types": ["a.C"], "methods": ["get"], "tier": "l1"},
+                   {"name": "take", "kind": "buffer-take", "types": ["a.P"], "methods": ["take"], "value": "return",
+                    "tier": "l1"}
+                 ]}
+                """,
+                "profile t: tier 'l1' is used by probe 'get' (blocks) and by a buffer-take or buffer-return probe");
+        assertError(
+                probe("\"kind\": \"buffer-take\", \"types\": [\"a.P\"], \"methods\": [\"take\"], \"value\": \"return\","
+                        + " \"tier\": \"pool\", \"checkout\": \"false\""),
+                "profile t: probe 'p': field 'checkout' does not apply to a buffer-take probe");
+        assertError(
+                probe("\"kind\": \"buffer-return\", \"types\": [\"a.P\"], \"methods\": [\"put\"],"
+                        + " \"tier\": \"pool\""),
+                "profile t: probe 'p': value is required for a buffer-return probe");
     }
 
     @Test

@@ -156,15 +156,17 @@ final class PageRenderer {
         html.append("<section id=\"leaks\"><h2>Leaked references</h2>");
         if (view.leaks.isEmpty()) {
             html.append(
-                    "<p class=\"muted\">None detected (sampled checkouts that were garbage collected or held past leak.age).</p></section>");
+                    "<p class=\"muted\">None detected (sampled block checkouts and pool buffers that were garbage collected or held past leak.age).</p></section>");
             return;
         }
         html.append(
-                "<table id=\"leak-rows\"><tr><th>acquired at</th><th>reason</th><th>leaked (sampled)</th><th>first seen</th><th>last seen</th></tr>");
+                "<table id=\"leak-rows\"><tr><th>acquired at</th><th>what</th><th>reason</th><th>leaked (sampled)</th><th>first seen</th><th>last seen</th></tr>");
         for (int i = 0; i < Math.min(MAX_ROWS, view.leaks.size()); i++) {
             ReadPathView.Leak l = view.leaks.get(i);
             html.append("<tr class=\"leak\"><td class=\"name\">")
                     .append(Html.escape(l.site))
+                    .append("</td><td>")
+                    .append("buffer".equals(l.kind) ? "pool buffer" : "block")
                     .append("</td><td>")
                     .append(Html.escape(l.reason))
                     .append("</td><td class=\"num count\">")

@@ -40,13 +40,17 @@ final class ReadPathView {
 
     static final class Leak {
         final String site;
+        /** {@code checkout} (a block a cache lookup handed out) or {@code buffer} (a pool's buffer). */
+        final String kind;
+
         final String reason;
         final double count;
         final long firstSeenMillis;
         final long lastSeenMillis;
 
-        Leak(String site, String reason, double count, long firstSeenMillis, long lastSeenMillis) {
+        Leak(String site, String kind, String reason, double count, long firstSeenMillis, long lastSeenMillis) {
             this.site = site;
+            this.kind = kind;
             this.reason = reason;
             this.count = count;
             this.firstSeenMillis = firstSeenMillis;
@@ -174,7 +178,7 @@ final class ReadPathView {
             History.Seen s = seen.get(e.getKey());
             long first = s == null ? latest.timeMillis : s.first;
             long last = s == null ? latest.timeMillis : s.last;
-            leaks.add(new Leak(e.getKey().site, e.getKey().reason, e.getValue(), first, last));
+            leaks.add(new Leak(e.getKey().site, e.getKey().kind, e.getKey().reason, e.getValue(), first, last));
         }
         leaks.sort((a, b) -> Long.compare(b.lastSeenMillis, a.lastSeenMillis));
         return leaks;

@@ -108,13 +108,16 @@ final class Sample {
         return name.endsWith("_total") ? name.substring(0, name.length() - "_total".length()) : name;
     }
 
-    /** Identity of a leak series. */
+    /** Identity of a leak series: its site, kind ({@code checkout} or {@code buffer}) and reason. */
     static final class LeakKey implements Comparable<LeakKey> {
         final String site;
+        final String kind;
         final String reason;
 
-        LeakKey(String site, String reason) {
+        /** @param kind null for agents that export no kind: their leaks are all checkouts */
+        LeakKey(String site, String kind, String reason) {
             this.site = site == null ? "" : site;
+            this.kind = kind == null ? "checkout" : kind;
             this.reason = reason == null ? "" : reason;
         }
 
@@ -124,18 +127,22 @@ final class Sample {
                 return false;
             }
             LeakKey other = (LeakKey) o;
-            return site.equals(other.site) && reason.equals(other.reason);
+            return site.equals(other.site) && kind.equals(other.kind) && reason.equals(other.reason);
         }
 
         @Override
         public int hashCode() {
-            return site.hashCode() * 31 + reason.hashCode();
+            return (site.hashCode() * 31 + kind.hashCode()) * 31 + reason.hashCode();
         }
 
         @Override
         public int compareTo(LeakKey o) {
             int bySite = site.compareTo(o.site);
-            return bySite != 0 ? bySite : reason.compareTo(o.reason);
+            if (bySite != 0) {
+                return bySite;
+            }
+            int byKind = kind.compareTo(o.kind);
+            return byKind != 0 ? byKind : reason.compareTo(o.reason);
         }
     }
 
@@ -167,7 +174,10 @@ final class Sample {
                     copyComponentBytes.merge(label(labels, "component"), value(point), Double::sum);
                     break;
                 case "blockscope_block_leaks":
-                    leaks.merge(new LeakKey(label(labels, "site"), label(labels, "reason")), value(point), Double::sum);
+                    leaks.merge(
+                            new LeakKey(label(labels, "site"), label(labels, "kind"), label(labels, "reason")),
+                            value(point),
+                            Double::sum);
                     break;
                 case "blockscope_block_refs_outstanding":
                     outstanding.merge(label(labels, "tier"), value(point), Double::sum);

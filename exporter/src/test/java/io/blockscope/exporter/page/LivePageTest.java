@@ -51,7 +51,7 @@ class LivePageTest {
                 .register(registry);
         leaks = Counter.builder()
                 .name("blockscope_block_leaks_total")
-                .labelNames("site", "reason")
+                .labelNames("site", "kind", "reason")
                 .register(registry);
         outstanding = Gauge.builder()
                 .name("blockscope_block_refs_outstanding")
@@ -116,12 +116,12 @@ class LivePageTest {
         gets.labelValues("l2", "hit").inc(10);
         page.sample();
         clock.addAndGet(2_000);
-        leaks.labelValues("io.blockscope.server.demo.LeakingReader.checkOut:80", "age")
+        leaks.labelValues("io.blockscope.server.demo.LeakingReader.checkOut:80", "checkout", "age")
                 .inc(3);
         outstanding.labelValues("l2").set(120);
         page.sample();
         clock.addAndGet(30_000);
-        leaks.labelValues("io.blockscope.server.demo.LeakingReader.checkOut:80", "age")
+        leaks.labelValues("io.blockscope.server.demo.LeakingReader.checkOut:80", "checkout", "age")
                 .inc(2);
         page.sample();
         clock.addAndGet(5_000);
@@ -132,7 +132,7 @@ class LivePageTest {
         Matcher row = Pattern.compile("<tr class=\"leak\">(.*?)</tr>").matcher(html);
         assertTrue(row.find(), html);
         assertEquals(
-                "<td class=\"name\">io.blockscope.server.demo.LeakingReader.checkOut:80</td><td>age</td>"
+                "<td class=\"name\">io.blockscope.server.demo.LeakingReader.checkOut:80</td><td>block</td><td>age</td>"
                         + "<td class=\"num count\">5</td><td class=\"num\">35s ago</td><td class=\"num\">5s ago</td>",
                 row.group(1));
         assertTrue(html.contains("l2 <b>120</b>"), html);
@@ -149,13 +149,35 @@ class LivePageTest {
     }
 
     @Test
+    void aPoolBufferLeakIsListedAsOneApartFromBlockLeaksAtTheSameSite() {
+        page.sample();
+        clock.addAndGet(2_000);
+        leaks.labelValues("org.apache.hadoop.hbase.io.hfile.HFileBlock.allocateBuffer:648", "buffer", "gc")
+                .inc(40);
+        leaks.labelValues("org.apache.hadoop.hbase.io.hfile.HFileBlock.allocateBuffer:648", "checkout", "gc")
+                .inc(1);
+        page.sample();
+
+        String html = html(page.reply(LivePage.FRAGMENT));
+        assertTrue(html.contains("<th>what</th>"), html);
+        Matcher rows = Pattern.compile("<tr class=\"leak\"><td class=\"name\">[^<]*</td><td>([^<]*)</td><td>gc</td>"
+                        + "<td class=\"num count\">(\\d+)</td>")
+                .matcher(html);
+        java.util.Map<String, String> counts = new java.util.TreeMap<>();
+        while (rows.find()) {
+            counts.put(rows.group(1), rows.group(2));
+        }
+        assertEquals(java.util.Map.of("block", "1", "pool buffer", "40"), counts, html);
+    }
+
+    @Test
     void hostileLabelValuesAreEscapedEverywhere() {
         gets.labelValues("l2", "hit").inc(10);
         page.sample();
         clock.addAndGet(10_000);
         siteBytes.labelValues(HOSTILE).inc(4096);
         componentBytes.labelValues("value").inc(4096);
-        leaks.labelValues(HOSTILE, "<b>gc</b>").inc();
+        leaks.labelValues(HOSTILE, "checkout", "<b>gc</b>").inc();
         outstanding.labelValues("<i>l2</i>").set(1);
         page.sample();
 

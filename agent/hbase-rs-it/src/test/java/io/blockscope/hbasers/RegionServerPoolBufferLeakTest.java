@@ -1,0 +1,268 @@
+package io.blockscope.hbasers;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.blockscope.exporter.testing.TestJdks;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.io.compress.Compression;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * HBASE-27170 as a user meets it, on a real RegionServer of the release that has it (2.4.13) and of
+ * the release that fixed it (2.4.18), on JDK 11, with the agent at start: a GZ-compressed family of
+ * highly compressible 1 KB rows, flushed, and full scans that do not cache blocks. Each data block
+ * is small on disk (read into a heap buffer) and decompressed into a buffer from the RPC server's
+ * pool; on 2.4.13 the decompressed block inherits the heap block's no-op release, so its pool
+ * buffer is never given back. The agent must count those buffers as leaks ({@code kind="buffer"})
+ * named by HBase's code that took them, and the shipped pool-drain and leak alerts must select the
+ * server; on 2.4.18 nothing is reported. Runs when {@code BLOCKSCOPE_TEST_JDKS} has an {@code 11=}
+ * entry (.ci/jdks.sh sets it).
+ */
+class RegionServerPoolBufferLeakTest {
+
+    /** Rows of 1 KB: about 300 blocks of 64 KiB, each a pool buffer per read. */
+    static final int ROWS = 20_000;
+    /**
+     * Scans: the harness's 8 handlers give the RegionServer's pool 8 x 31 x 2 = 496 buffers, and
+     * each scan takes about 480 (measured on 2.4.13), so the second scan drains it and falls back to
+     * the heap.
+     */
+    static final int SCANS = 2;
+    /** Buffers held this long are leaks too: here, sooner than any GC of the leaked ones can be relied on. */
+    static final String AGENT = "leak.sample=1,leak.rate=0,leak.age=5s";
+    /** Where HBase takes the buffer a block is decompressed into (HFileBlock.allocateBuffer and its callers). */
+    static final String DECOMPRESSION_SITE = "org.apache.hadoop.hbase.io.hfile.HFileBlock.";
+
+    static final byte[] FAMILY = Bytes.toBytes("f");
+    static final byte[] QUALIFIER = Bytes.toBytes("q");
+
+    @TempDir
+    Path prometheusDir;
+
+    /** The release with the bug, then the release with the fix (the build passes both). */
+    static Stream<Arguments> releases() {
+        String[] releases =
+                RegionServerProcess.required("blockscope.hbase.hbase27170").split(",");
+        return Stream.of(Arguments.of(releases[0], true), Arguments.of(releases[1], false));
+    }
+
+    @ParameterizedTest(name = "HBase {0}, leaks pool buffers: {1}")
+    @MethodSource("releases")
+    void decompressedSmallBlocksLeakPoolBuffersOnlyWhereTheBugIs(String release, boolean leaks) throws Exception {
+        Path java = TestJdks.require(11); // skips, saying how to provide JDK 11, when it is not named
+        Path classPath = Path.of(RegionServerProcess.required("blockscope.hbase.releases.dir"), release + ".classpath");
+        assertTrue(Files.isRegularFile(classPath), classPath + ": the build writes it (mvn verify, src/releases/)");
+        try (RegionServerProcess server = RegionServerProcess.builder()
+                        .java(java)
+                        .hbaseClassPath(Files.readString(classPath).trim())
+                        .agent(AGENT)
+                        .start();
+                Connection connection = ConnectionFactory.createConnection(server.clientConfiguration())) {
+            System.out.printf(
+                    "HBase %s on JDK 11 started in %d ms%n",
+                    release, server.startup().toMillis());
+            Instant loadStart = Instant.now();
+            Table table = compressedTable(connection);
+            for (int scan = 0; scan < SCANS; scan++) {
+                assertEquals(ROWS, countUncached(table), "rows of full scan " + (scan + 1));
+            }
+            System.out.printf(
+                    "HBase %s: load, flush and %d scans in %d ms%n",
+                    release, SCANS, Duration.between(loadStart, Instant.now()).toMillis());
+            Scrape probes = Scrape.of(server.metricsUri());
+            assertAll(
+                    () -> assertEquals(
+                            1,
+                            probes.value("blockscope_agent_probe_enabled", "probe", "pool-buffer-take"),
+                            "buffer takes instrumented"),
+                    () -> assertEquals(
+                            1,
+                            probes.value("blockscope_agent_probe_enabled", "probe", "pool-buffer-return"),
+                            "buffer give-backs instrumented"),
+                    () -> assertTrue(
+                            probes.value("blockscope_allocator_bytes_total", "source", "pool") > 0,
+                            "the reads took buffers from the pool"));
+            String target = server.metricsUri().getAuthority();
+            try (Prometheus prometheus = Prometheus.start(prometheusDir, target, Prometheus.shippedRules())) {
+                if (leaks) {
+                    leakedBuffersAreNamedAndAlerted(release, server, prometheus);
+                } else {
+                    nothingIsReported(release, server, prometheus);
+                }
+            }
+        }
+    }
+
+    private static void leakedBuffersAreNamedAndAlerted(
+            String release, RegionServerProcess server, Prometheus prometheus) {
+        // leaked buffers still tracked are reported at leak.age, collected ones at the next GC
+        Scrape agent = awaitScrape(server, s -> s.sum("blockscope_block_leaks_total", kind("buffer")) > 0);
+        List<Scrape.Sample> bufferLeaks = agent.matching("blockscope_block_leaks_total", kind("buffer"));
+        double inUse = agent.value("blockscope_allocator_pool_buffers", "state", "in_use");
+        double max = agent.value("blockscope_allocator_pool_buffers_max");
+        double exhausted = agent.value("blockscope_allocator_heap_fallbacks_total", "reason", "pool_exhausted");
+        System.out.printf(
+                "HBase %s: pool buffers in use %.0f of %.0f, pool_exhausted fallbacks %.0f, buffer leaks %s%n",
+                release, inUse, max, exhausted, describe(bufferLeaks));
+        assertAll(
+                () -> assertTrue(
+                        bufferLeaks.stream()
+                                .filter(s -> s.value > 0)
+                                .allMatch(s -> s.labels.get("site").startsWith(DECOMPRESSION_SITE)),
+                        "every leaked buffer named by the block decompression that took it: " + describe(bufferLeaks)),
+                () -> assertEquals(
+                        0,
+                        agent.sum("blockscope_block_leaks_total", kind("checkout")),
+                        "no block checkout leaked: " + agent.describe("blockscope_block_leaks_total")),
+                () -> assertTrue(exhausted > 0, "reads fell back to the heap for pool_exhausted: " + exhausted),
+                () -> assertTrue(inUse >= 0.95 * max, "the pool drained: " + inUse + " of " + max + " in use"),
+                () -> assertTrue(
+                        server.agentLines().stream()
+                                .anyMatch(l -> l.contains("leak: a buffer taken from pool at " + DECOMPRESSION_SITE)),
+                        "the first buffer leak logged with its site; agent lines:\n"
+                                + String.join("\n", server.agentLines())));
+        JsonNode drained = awaitAlertExpression(prometheus, "BlockscopeAllocatorPoolDrained", true);
+        JsonNode leaked = awaitAlertExpression(prometheus, "BlockscopeBlockRefLeak", true);
+        assertAll(
+                () -> assertEquals(1, drained.size(), "the pool-drain alert selects the server: " + drained),
+                () -> assertEquals(
+                        List.of("buffer"),
+                        labelValues(leaked, "kind"),
+                        "the leak alert selects the server for buffer leaks only: " + leaked));
+    }
+
+    private static void nothingIsReported(String release, RegionServerProcess server, Prometheus prometheus) {
+        // longer than leak.age: a buffer still held would be reported by now
+        RegionServerProcess.sleep(8_000);
+        Scrape agent = Scrape.of(server.metricsUri());
+        double inUse = agent.value("blockscope_allocator_pool_buffers", "state", "in_use");
+        double max = agent.value("blockscope_allocator_pool_buffers_max");
+        double exhausted = agent.value("blockscope_allocator_heap_fallbacks_total", "reason", "pool_exhausted");
+        System.out.printf(
+                "HBase %s: pool buffers in use %.0f of %.0f, pool_exhausted fallbacks %.0f, leaks %s%n",
+                release, inUse, max, exhausted, agent.describe("blockscope_block_leaks_total"));
+        assertAll(
+                () -> assertEquals(
+                        0,
+                        agent.sum("blockscope_block_leaks_total", l -> true),
+                        "no leak: " + agent.describe("blockscope_block_leaks_total")),
+                () -> assertEquals(0, exhausted, "no heap fallback for pool_exhausted"),
+                () -> assertTrue(inUse < 0.95 * max, "the pool did not drain: " + inUse + " of " + max),
+                () -> assertEquals(
+                        0,
+                        awaitAlertExpression(prometheus, "BlockscopeAllocatorPoolDrained", false)
+                                .size(),
+                        "the pool-drain alert selects nothing"),
+                () -> assertEquals(
+                        0,
+                        awaitAlertExpression(prometheus, "BlockscopeBlockRefLeak", false)
+                                .size(),
+                        "the leak alert selects nothing"));
+    }
+
+    /** Creates a GZ-compressed table, loads {@link #ROWS} rows of 1 KB that compress well, and flushes it. */
+    private static Table compressedTable(Connection connection) throws IOException {
+        TableName name = TableName.valueOf("hbase27170");
+        try (Admin admin = connection.getAdmin()) {
+            admin.createTable(TableDescriptorBuilder.newBuilder(name)
+                    .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(FAMILY)
+                            .setCompressionType(Compression.Algorithm.GZ)
+                            .build())
+                    .build());
+            Table table = connection.getTable(name);
+            byte[] value = new byte[1024];
+            Arrays.fill(value, (byte) 'x');
+            List<Put> batch = new java.util.ArrayList<>();
+            for (int i = 0; i < ROWS; i++) {
+                batch.add(new Put(Bytes.toBytes(String.format("row-%06d", i))).addColumn(FAMILY, QUALIFIER, value));
+                if (batch.size() == 1000) {
+                    table.put(batch);
+                    batch.clear();
+                }
+            }
+            admin.flush(name);
+            return table;
+        }
+    }
+
+    /** A full scan that leaves the block cache alone, as a batch job's scan does; returns the rows. */
+    private static int countUncached(Table table) throws IOException {
+        int rows = 0;
+        try (ResultScanner scanner =
+                table.getScanner(new Scan().setCacheBlocks(false).setCaching(500))) {
+            for (Result ignored : scanner) {
+                rows++;
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * The rows the shipped alert {@code name}'s expression returns: once it returns some, when
+     * {@code expected}; otherwise after several rule evaluations over the server's scrapes.
+     */
+    private static JsonNode awaitAlertExpression(Prometheus prometheus, String name, boolean expected) {
+        String expression = prometheus.alertExpression(name);
+        Instant deadline = Instant.now().plusSeconds(expected ? 30 : 5);
+        JsonNode rows = prometheus.query(expression);
+        while ((rows.size() > 0) != expected && Instant.now().isBefore(deadline)) {
+            RegionServerProcess.sleep(500);
+            rows = prometheus.query(expression);
+        }
+        return rows;
+    }
+
+    private static Scrape awaitScrape(RegionServerProcess server, Predicate<Scrape> condition) {
+        Instant deadline = Instant.now().plusSeconds(30);
+        Scrape scrape = Scrape.of(server.metricsUri());
+        while (!condition.test(scrape) && Instant.now().isBefore(deadline)) {
+            RegionServerProcess.sleep(500);
+            scrape = Scrape.of(server.metricsUri());
+        }
+        return scrape;
+    }
+
+    private static Predicate<java.util.Map<String, String>> kind(String kind) {
+        return labels -> kind.equals(labels.get("kind"));
+    }
+
+    private static List<String> labelValues(JsonNode rows, String label) {
+        List<String> values = new java.util.ArrayList<>();
+        rows.forEach(row -> values.add(row.path("metric").path(label).asText()));
+        return values.stream().distinct().sorted().collect(Collectors.toList());
+    }
+
+    private static String describe(List<Scrape.Sample> samples) {
+        return samples.stream()
+                .filter(s -> s.value > 0)
+                .map(s -> s.labels.get("site") + " " + s.labels.get("reason") + "=" + (long) s.value)
+                .collect(Collectors.joining(", ", "[", "]"));
+    }
+}

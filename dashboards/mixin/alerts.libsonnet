@@ -44,6 +44,16 @@
   local poolMax = poolValue('sum(blockscope_allocator_pool_buffers_max{' + serverMatchers + '})'),
   local poolExhausted = poolValue("sum(blockscope_allocator_heap_fallbacks_total{" + serverMatchers + ",reason='pool_exhausted'})"),
 
+  // What to use instead of the top copy site, when it is one of HBase's own stock features: the
+  // advice a run on a real RegionServer generated (hbase-copy-advice.json, written and checked by
+  // RegionServerFeaturesTest, the same lines as the live page's). Any other site is the
+  // application's: the runbook shows the calls that read the cell in place.
+  local advice = import 'hbase-copy-advice.json',
+  local regex(site) = '^' + std.foldl(function(acc, ch) std.strReplace(acc, ch, '\\' + ch), ['.', '(', ')', '$'], site) + '(:[0-9]+)?$',
+  local insteadOf(site) =
+    std.join('{{ else ', ['if match `%s` %s }}%s: %s' % [regex(a.site), site, a.feature, a.instead] for a in advice])
+    + "{{ else }}the application's own code: read the cell in place (runbook, Fix){{ end }}",
+
   prometheusAlerts+:: {
     groups+: [
       {
@@ -71,7 +81,11 @@
             + ' of cell data onto the heap. Top call site: '
             + '{{ with ' + topCopySite + ' }}{{ . | first | label "site" }} ({{ . | first | value | humanize1024 }}B/s, sampled)'
             + '{{ else }}unknown (no copy sampled yet){{ end }}.',
-            { site: '{{ with ' + topCopySite + ' }}{{ . | first | label "site" }}{{ else }}unknown{{ end }}' },
+            {
+              site: '{{ with ' + topCopySite + ' }}{{ . | first | label "site" }}{{ else }}unknown{{ end }}',
+              instead: '{{ with ' + topCopySite + ' }}{{ $site := . | first | label "site" }}{{ ' + insteadOf('$site')
+                       + '{{ else }}unknown{{ end }}',
+            },
           ),
 
           // --- Block references -----------------------------------------------------------------------

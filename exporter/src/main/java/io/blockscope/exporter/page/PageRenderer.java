@@ -17,6 +17,9 @@ final class PageRenderer {
     private static final DateTimeFormatter CLOCK =
             DateTimeFormatter.ofPattern("HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
     private static final int MAX_ROWS = 20;
+    /** Where the runbook shows the calls that read an offheap cell in place. */
+    static final String RUNBOOK_COPY =
+            "https://github.com/blockscope/blockscope/blob/main/docs/runbooks.md#blockscopehotcopypath";
 
     private PageRenderer() {}
 
@@ -135,7 +138,8 @@ final class PageRenderer {
             return;
         }
         double top = sites.get(0).bytesPerSecond;
-        html.append("<table id=\"copy-sites\"><tr><th>call site (sampled)</th><th>bytes/s</th><th></th></tr>");
+        html.append("<table id=\"copy-sites\"><tr><th>call site (sampled)</th><th>bytes/s</th><th></th>"
+                + "<th>use instead</th></tr>");
         for (int i = 0; i < Math.min(MAX_ROWS, sites.size()); i++) {
             ReadPathView.Site s = sites.get(i);
             String rate = Format.bytes(s.bytesPerSecond) + "/s";
@@ -147,9 +151,22 @@ final class PageRenderer {
                     .append(rate)
                     .append("</td><td>")
                     .append(Charts.share(s.name + ": " + rate, s.bytesPerSecond / top))
+                    .append("</td><td class=\"advice\">")
+                    .append(advice(s))
                     .append("</td></tr>");
         }
         html.append("</table></section>");
+    }
+
+    /**
+     * HBase's own copying feature at that site and its zero-copy alternative, as measured on a real
+     * RegionServer; for any other class, where the runbook shows the calls that read in place.
+     */
+    private static String advice(ReadPathView.Site s) {
+        if (s.advice == null) {
+            return "<a href=\"" + RUNBOOK_COPY + "\">zero-copy calls (runbook)</a>";
+        }
+        return "<span class=\"feature\">" + Html.escape(s.advice.feature) + "</span>: " + Html.escape(s.advice.instead);
     }
 
     private static void leaks(ReadPathView view, StringBuilder html) {

@@ -31,10 +31,13 @@ final class ReadPathView {
     static final class Site {
         final String name;
         final double bytesPerSecond;
+        /** What to use instead, for a site in HBase's own classes that was measured; null otherwise. */
+        final CopyAdvice.Entry advice;
 
         Site(String name, double bytesPerSecond) {
             this.name = name;
             this.bytesPerSecond = bytesPerSecond;
+            this.advice = CopyAdvice.forSite(name);
         }
     }
 

@@ -111,6 +111,38 @@ class LivePageTest {
         assertTrue(html.contains("1.0 KiB/s"), html);
     }
 
+    /**
+     * A site in HBase's own classes that a RegionServer run measured gets that run's alternative
+     * (hbase-copy-advice.tsv), whatever line number the release puts it on; the application's own
+     * site points to the runbook's zero-copy calls.
+     */
+    @Test
+    void anHBaseSiteSaysWhatToUseInsteadAndAnApplicationSitePointsToTheRunbook() {
+        String regex = "org.apache.hadoop.hbase.filter.ValueFilter(RegexStringComparator).filterCell:";
+        CopyAdvice.Entry expected = CopyAdvice.forSite(regex + "1");
+        assertTrue(
+                expected != null,
+                "the measured regex value filter has advice: "
+                        + CopyAdvice.all().keySet());
+        gets.labelValues("l2", "hit").inc(10);
+        page.sample();
+        clock.addAndGet(10_000);
+        siteBytes.labelValues(regex + "999").inc(50 * 1024 * 1024);
+        siteBytes.labelValues(FILTER_SITE).inc(10 * 1024);
+        componentBytes.labelValues("value").inc(50 * 1024 * 1024);
+        page.sample();
+
+        String html = html(page.reply(LivePage.FRAGMENT));
+        int hbase = html.indexOf(regex + "999");
+        int user = html.indexOf(FILTER_SITE);
+        assertTrue(hbase > 0 && user > hbase, html);
+        String hbaseRow = html.substring(hbase, user);
+        assertTrue(hbaseRow.contains(Html.escape(expected.instead)), hbaseRow);
+        assertTrue(expected.instead.contains("BinaryComparator"), "equality reads in place: " + expected.instead);
+        String userRow = html.substring(user);
+        assertTrue(userRow.contains(PageRenderer.RUNBOOK_COPY), userRow);
+    }
+
     @Test
     void leaksShowTheirSiteCountAndAgeAndMakeTheVerdictRed() {
         gets.labelValues("l2", "hit").inc(10);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.blockscope.testsupport.ChildProcess;
+import io.blockscope.testsupport.JavaCommand;
 import io.blockscope.testsupport.Poll;
 import io.blockscope.testsupport.PrometheusServer;
 import io.blockscope.testsupport.PrometheusSetup;
@@ -76,7 +77,7 @@ class DashboardsEndToEndIT {
                 Files.exists(filterClasses.resolve(FILTER.replace('.', '/') + ".class")),
                 FILTER + " is not compiled into " + filterClasses);
 
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String java = JavaCommand.testJava().toString();
         String classPath = serverJar + File.pathSeparator + filterClasses;
         Path alerts = dir.resolve("alerts.yml");
         RuleFile.alerts().writeWithFor(alerts, f -> "1s");

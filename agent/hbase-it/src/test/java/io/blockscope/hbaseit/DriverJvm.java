@@ -137,7 +137,7 @@ final class DriverJvm implements AutoCloseable {
         private HBaseInstall hbase;
         private boolean withoutServer;
         private String agentOptions;
-        private Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        private Path java = JavaCommand.testJava();
         private SecuredEndpoint secured;
         private String hostPort = "127.0.0.1:0";
         private final List<String> jvmOptions = new ArrayList<>();

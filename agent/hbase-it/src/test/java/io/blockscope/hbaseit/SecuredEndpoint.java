@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
@@ -39,7 +40,9 @@ final class SecuredEndpoint {
     static SecuredEndpoint create(Path dir) throws Exception {
         SecureRandom random = new SecureRandom();
         String password = "pw:" + random.nextLong(); // a ':' inside, as real passwords may have
-        TestCertificates certificates = TestCertificates.generate(dir, "endpoint");
+        // A folder of its own: a test may secure several endpoints in one temporary directory.
+        TestCertificates certificates =
+                TestCertificates.generate(Files.createTempDirectory(dir, "endpoint"), "endpoint");
         byte[] salt = new byte[16];
         random.nextBytes(salt);
         MessageDigest sha = MessageDigest.getInstance("SHA-256");

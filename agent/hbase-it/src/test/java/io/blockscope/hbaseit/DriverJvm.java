@@ -19,24 +19,14 @@ import java.util.regex.Pattern;
  * A driver program in its own JVM, with one HBase release on its class path and, optionally, the
  * agent attached. Speaks the drivers' checkpoint protocol: {@link #await} a checkpoint line on
  * stdout, look around (scrape the agent), then {@link #proceed}. Everything the JVM prints is kept
- * for assertion messages. Closing it kills the JVM if it is still running.
+ * for assertion messages. Closing it kills the JVM if it is still running. {@code secured}: the
+ * endpoint's TLS and credentials, or null for plain HTTP.
  */
-final class DriverJvm implements AutoCloseable {
+record DriverJvm(ChildProcess process, String description, SecuredEndpoint secured) implements AutoCloseable {
 
     private static final String CHECKPOINT = "blockscope-driver checkpoint=";
     private static final Pattern METRICS_URL = Pattern.compile("metrics at (https?://\\S+/metrics)");
     private static final Duration STEP_TIMEOUT = Duration.ofSeconds(90);
-
-    private final ChildProcess process;
-    private final String description;
-    /** The endpoint's TLS and credentials, or null for plain HTTP. */
-    private final SecuredEndpoint secured;
-
-    private DriverJvm(ChildProcess process, String description, SecuredEndpoint secured) {
-        this.process = process;
-        this.description = description;
-        this.secured = secured;
-    }
 
     static Builder of(String driverClass) {
         return new Builder(driverClass);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.blockscope.testsupport.Command;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ class AlertRulesTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(PrometheusVersion.class)
     void promtoolAcceptsTheRuleFiles(PrometheusVersion version) {
-        Promtool.Result result =
+        Command.Result result =
                 Promtool.run(version, ModulePaths.dashboards(), "check", "rules", "alerts.yml", "recording-rules.yml");
         assertTrue(result.ok(), result.output());
         assertTrue(result.output().contains("SUCCESS: " + alerts.rules().size() + " rules found"), result.output());
@@ -49,7 +50,7 @@ class AlertRulesTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(PrometheusVersion.class)
     void promtoolUnitTestsPass(PrometheusVersion version) {
-        Promtool.Result result =
+        Command.Result result =
                 Promtool.run(version, ModulePaths.dashboards(), "test", "rules", "tests/alerts-test.yml");
         assertTrue(result.ok(), result.output());
         assertTrue(result.output().contains("SUCCESS"), result.output());
@@ -185,7 +186,7 @@ class AlertRulesTest {
                 .replace("blockscope_block_leaks_total", "blockscope_block_leak_total");
         Files.writeString(dir.resolve("alerts.yml"), renamed);
 
-        Promtool.Result result = Promtool.run(dir, "test", "rules", "tests/alerts-test.yml");
+        Command.Result result = Promtool.run(dir, "test", "rules", "tests/alerts-test.yml");
 
         assertFalse(result.ok(), result.output());
         assertTrue(result.output().contains("alertname: BlockscopeBlockRefLeak"), result.output());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.blockscope.testsupport.Command;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ class DashboardQueriesParseTest {
         GrafanaDashboard.all().forEach(d -> queries.addAll(d.queries()));
         assertFalse(queries.isEmpty());
 
-        Promtool.Result result = checkAsRules(
+        Command.Result result = checkAsRules(
                 dir,
                 queries.stream()
                         .map(q -> PromQl.resolveGrafanaVariables(q.expr(), VARIABLES))
@@ -46,7 +47,7 @@ class DashboardQueriesParseTest {
 
     @Test
     void aBrokenExpressionIsRejected(@TempDir Path dir) throws IOException {
-        Promtool.Result result = checkAsRules(
+        Command.Result result = checkAsRules(
                 dir,
                 List.of(
                         "sum by (tier) (rate(blockscope_block_cache_gets_total[1m]))",
@@ -57,7 +58,7 @@ class DashboardQueriesParseTest {
     }
 
     /** Writes the expressions as recording rules dashboard_query_N and runs promtool check rules. */
-    static Promtool.Result checkAsRules(Path dir, List<String> expressions) throws IOException {
+    static Command.Result checkAsRules(Path dir, List<String> expressions) throws IOException {
         ObjectNode root = RuleFile.YAML.createObjectNode();
         ObjectNode group = root.putArray("groups").addObject();
         group.put("name", "dashboard-queries");

@@ -3,16 +3,16 @@ package io.blockscope.dashboards;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blockscope.testsupport.Command;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -100,13 +100,8 @@ class DashboardsBundleIT {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
     }
 
-    private static void run(Path dir, String... command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(command)
-                .directory(dir.toFile())
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), String.join(" ", command) + " did not finish");
-        assertEquals(0, process.exitValue(), String.join(" ", command) + ": " + output);
+    private static void run(Path dir, String... command) {
+        Command.Result result = Command.run(List.of(command), dir, Duration.ofSeconds(60));
+        assertEquals(0, result.exitCode(), String.join(" ", command) + ": " + result.output());
     }
 }

@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.blockscope.testsupport.ChildProcess;
+import io.blockscope.testsupport.JavaCommand;
+import io.blockscope.testsupport.Poll;
+import io.blockscope.testsupport.PrometheusServer;
+import io.blockscope.testsupport.PrometheusSetup;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,14 +77,13 @@ class DashboardsEndToEndIT {
                 Files.exists(filterClasses.resolve(FILTER.replace('.', '/') + ".class")),
                 FILTER + " is not compiled into " + filterClasses);
 
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String java = JavaCommand.testJava().toString();
         String classPath = serverJar + File.pathSeparator + filterClasses;
         Path alerts = dir.resolve("alerts.yml");
         RuleFile.alerts().writeWithFor(alerts, f -> "1s");
         Path custom = Mixin.render("{forShort: true, " + Mixin.CUSTOM_FIELDS + "}", dir.resolve("custom"));
 
         try (ChildProcess server = ChildProcess.start(
-                "example-server",
                 List.of(
                         java,
                         "-Xmx256m",
@@ -102,44 +106,40 @@ class DashboardsEndToEndIT {
                         "zero-copy",
                         "--allow-filter-classes",
                         FILTER),
-                dir.resolve("server.log"),
-                LISTENING)) {
-            String url = server.awaitLine(Duration.ofSeconds(90)).group(1);
+                Map.of(),
+                dir.resolve("server.log"))) {
+            String url = server.awaitMatch(LISTENING, Duration.ofSeconds(90)).group(1);
             // The agent's port is the kernel's pick: one picked here could be taken before the agent binds it.
             String target =
-                    server.awaitLogged(AGENT_METRICS, Duration.ofSeconds(30)).group(1);
+                    server.awaitMatch(AGENT_METRICS, Duration.ofSeconds(30)).group(1);
 
-            try (PrometheusServer prometheus = PrometheusServer.start(
-                            dir.resolve("prometheus-default"),
-                            List.of(target),
-                            List.of(ModulePaths.recordingRules(), alerts),
-                            new PrometheusServer.Options(version, PrometheusServer.JOB, Map.of(), true, true));
-                    PrometheusServer classic = PrometheusServer.start(
-                            dir.resolve("prometheus-custom"),
-                            List.of(target),
-                            List.of(custom.resolve("recording-rules.yml"), custom.resolve("alerts.yml")),
-                            new PrometheusServer.Options(
-                                    version,
-                                    Mixin.CUSTOM_JOB,
-                                    Map.of("cluster", Mixin.CUSTOM_CLUSTER),
-                                    false,
-                                    false))) {
+            try (PrometheusServer prometheus = version.setup(dir.resolve("prometheus-default"), true)
+                            .target(target)
+                            .ruleFiles(List.of(ModulePaths.recordingRules(), alerts))
+                            .scrapeItself(true)
+                            .start();
+                    PrometheusServer classic = version.setup(dir.resolve("prometheus-custom"), false)
+                            .job(Mixin.CUSTOM_JOB)
+                            .targetLabels(Map.of("cluster", Mixin.CUSTOM_CLUSTER))
+                            .target(target)
+                            .ruleFiles(List.of(custom.resolve("recording-rules.yml"), custom.resolve("alerts.yml")))
+                            .start()) {
                 for (PrometheusServer p : List.of(prometheus, classic)) {
                     assertTrue(
-                            PrometheusServer.await(
+                            Poll.until(
                                     Duration.ofSeconds(30),
                                     () -> p.query("up{instance=\"" + target + "\"} == 1")
                                                     .size()
                                             == 1),
                             "Prometheus cannot scrape the agent at " + target + ": " + p.query("up") + "\n"
-                                    + server.tail());
+                                    + server.tail(40));
                 }
                 Instant loadStart = Instant.now();
                 // One PE at a time: each checks at its end that the server holds no block references.
                 try (ChildProcess scans =
                         pe(java, classPath, url, dir, "scans", "scanRange", LOAD, "class:" + FILTER)) {
                     assertTrue(
-                            PrometheusServer.await(
+                            Poll.until(
                                     LOAD.plusSeconds(30),
                                     () -> hotCopySites(prometheus).contains(FILTER)
                                             && hotCopySites(classic).contains(FILTER)),
@@ -147,23 +147,23 @@ class DashboardsEndToEndIT {
                                     + hotCopySites(prometheus) + " (default), " + hotCopySites(classic)
                                     + " (custom), top copy sites "
                                     + prometheus.query("topk(3, instance_site:blockscope_copy_site_bytes:rate1m)")
-                                    + "\nscans:\n" + scans.tail() + "\nserver:\n" + server.tail());
+                                    + "\nscans:\n" + scans.tail(40) + "\nserver:\n" + server.tail(40));
                     System.out.println("[e2e] BlockscopeHotCopyPath firing after "
                             + Duration.between(loadStart, Instant.now()).toSeconds() + " s of load, site "
                             + hotCopySites(prometheus));
                     int scansExit = scans.awaitExit(LOAD.plusSeconds(60));
-                    assertEquals(0, scansExit, "PE scans exited with " + scansExit + ":\n" + scans.tail());
+                    assertEquals(0, scansExit, "PE scans exited with " + scansExit + ":\n" + scans.tail(40));
                 }
                 try (ChildProcess reads = pe(java, classPath, url, dir, "reads", "randomRead", READS, null)) {
                     int readsExit = reads.awaitExit(READS.plusSeconds(60));
-                    assertEquals(0, readsExit, "PE reads exited with " + readsExit + ":\n" + reads.tail());
+                    assertEquals(0, readsExit, "PE reads exited with " + readsExit + ":\n" + reads.tail(40));
                 }
                 assertHistogramsStoredAs(prometheus, true, target, version);
                 assertHistogramsStoredAs(classic, false, target, version);
                 assertEveryDashboardQueryReturnsData(
                         prometheus,
                         GrafanaDashboard.all(),
-                        Map.of("job", PrometheusServer.JOB, "instance", target),
+                        Map.of("job", PrometheusSetup.JOB, "instance", target),
                         loadStart,
                         version + ", default, native histograms");
                 assertEveryDashboardQueryReturnsData(
@@ -204,8 +204,9 @@ class DashboardsEndToEndIT {
                     continue; // the example server has no ByteBuffAllocator; hbase-rs-it queries these
                 }
                 String expr = PromQl.resolveGrafanaVariables(query.expr(), variables);
-                JsonNode result =
-                        query.instant() ? prometheus.query(expr) : prometheus.queryRange(expr, loadStart, end);
+                JsonNode result = query.instant()
+                        ? prometheus.query(expr)
+                        : prometheus.queryRange(expr, loadStart, end, Duration.ofSeconds(1));
                 if (!PrometheusServer.hasNumber(result)) {
                     empty.add(query.where() + ": " + expr);
                 }
@@ -229,7 +230,7 @@ class DashboardsEndToEndIT {
         String stored = nativeHistograms ? "blockscope_block_hold_seconds" : "blockscope_block_hold_seconds_count";
         String other = nativeHistograms ? "blockscope_block_hold_seconds_count" : "blockscope_block_hold_seconds";
         assertTrue(
-                PrometheusServer.await(
+                Poll.until(
                         Duration.ofSeconds(30),
                         () -> prometheus.query(stored + selector).size() > 0),
                 version + (nativeHistograms ? " with" : " without") + " native histograms stored no " + stored
@@ -280,7 +281,7 @@ class DashboardsEndToEndIT {
         prometheus
                 .query("group by (job) (" + jobs + ")")
                 .forEach(s -> listed.add(s.path("metric").path("job").asText()));
-        assertEquals(List.of(PrometheusServer.JOB), listed, "the fleet's $job lists other jobs");
+        assertEquals(List.of(PrometheusSetup.JOB), listed, "the fleet's $job lists other jobs");
         assertEquals(2.0, number(prometheus.query("count(up == 1)")), "Prometheus scrapes the server and itself");
         GrafanaDashboard.Query instancesUp = fleet.queries().stream()
                 .filter(q -> q.panelId() == 2)
@@ -342,7 +343,7 @@ class DashboardsEndToEndIT {
         if (filter != null) {
             command.addAll(List.of("--filter", filter));
         }
-        return ChildProcess.start("pe " + name, command, dir.resolve("pe-" + name + ".log"), null);
+        return ChildProcess.start(command, Map.of(), dir.resolve("pe-" + name + ".log"));
     }
 
     private static Path requiredFile(String property, String what) {

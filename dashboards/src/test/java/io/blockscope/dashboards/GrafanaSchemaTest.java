@@ -5,13 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import io.blockscope.testsupport.Command;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,11 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GrafanaSchemaTest {
 
-    private record Run(int exitCode, String output) {}
-
     @Test
     void dashboardsMatchGrafanasPublishedSchema() throws Exception {
-        Run run = validate(ModulePaths.serverDashboard(), ModulePaths.fleetDashboard());
+        Command.Result run = validate(ModulePaths.serverDashboard(), ModulePaths.fleetDashboard());
         assertEquals(0, run.exitCode(), run.output());
         assertTrue(run.output().contains("2 dashboard(s) valid against @grafana/schema 12.4.11"), run.output());
     }
@@ -44,7 +41,7 @@ class GrafanaSchemaTest {
         Path broken = dir.resolve("broken.json");
         json.writeValue(broken.toFile(), dashboard);
 
-        Run run = validate(broken);
+        Command.Result run = validate(broken);
 
         assertEquals(1, run.exitCode(), run.output());
         assertTrue(
@@ -70,7 +67,7 @@ class GrafanaSchemaTest {
         throw new IllegalArgumentException("no panel " + id);
     }
 
-    private static Run validate(Path... dashboards) throws IOException, InterruptedException {
+    private static Command.Result validate(Path... dashboards) {
         Path schema = ModulePaths.dashboards().resolve("schema");
         if (!Files.isDirectory(schema.resolve("node_modules/@grafana/schema"))
                 || !Files.isDirectory(schema.resolve("node_modules/typescript"))) {
@@ -82,14 +79,7 @@ class GrafanaSchemaTest {
         for (Path d : dashboards) {
             command.add(d.toString());
         }
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        process.getOutputStream().close();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(120, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new IllegalStateException("schema validation did not finish in 120 s");
-        }
-        return new Run(process.exitValue(), output);
+        return Command.run(command, null, Duration.ofSeconds(120));
     }
 
     private static String node() {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.blockscope.testsupport.Command;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,7 +50,7 @@ class KubernetesManifestsTest {
         ObjectNode ruleFile = RuleFile.YAML.createObjectNode();
         ruleFile.set("groups", groups);
         RuleFile.YAML.writeValue(dir.resolve("groups.yml").toFile(), ruleFile);
-        Promtool.Result result = Promtool.run(version, dir, "check", "rules", "groups.yml");
+        Command.Result result = Promtool.run(version, dir, "check", "rules", "groups.yml");
         assertTrue(result.ok(), result.output());
     }
 

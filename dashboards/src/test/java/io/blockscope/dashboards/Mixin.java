@@ -1,13 +1,13 @@
 package io.blockscope.dashboards;
 
+import io.blockscope.testsupport.Command;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /** Renders the monitoring mixin (dashboards/mixin) through dashboards/render.sh, as an operator would. */
@@ -26,18 +26,11 @@ final class Mixin {
     static final String CUSTOM_JOB = "hbase-regionserver";
     static final String CUSTOM_CLUSTER = "eu1";
 
-    /** Exit code and combined output of one render.sh run. */
-    record Result(int exitCode, String output) {
-        boolean ok() {
-            return exitCode == 0;
-        }
-    }
-
     private Mixin() {}
 
     /** Renders with {@code configOverride} (a jsonnet object, or null for the defaults) into {@code out}. */
     static Path render(String configOverride, Path out) {
-        Result result = run(
+        Command.Result result = run(
                 configOverride == null
                         ? List.of("--out", out.toString())
                         : List.of("--config-override", configOverride, "--out", out.toString()));
@@ -48,26 +41,11 @@ final class Mixin {
         return out;
     }
 
-    static Result run(List<String> args) {
+    static Command.Result run(List<String> args) {
         List<String> command = new ArrayList<>(
                 List.of("bash", ModulePaths.dashboards().resolve("render.sh").toString()));
         command.addAll(args);
-        try {
-            Process process =
-                    new ProcessBuilder(command).redirectErrorStream(true).start();
-            process.getOutputStream().close();
-            byte[] output = process.getInputStream().readAllBytes();
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new IllegalStateException("render.sh did not finish in 60 s");
-            }
-            return new Result(process.exitValue(), new String(output, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run render.sh", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while rendering the mixin", e);
-        }
+        return Command.run(command, null, Duration.ofSeconds(60));
     }
 
     /** The files a render writes, relative to its output folder, sorted. */

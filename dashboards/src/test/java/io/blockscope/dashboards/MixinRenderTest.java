@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blockscope.testsupport.Command;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,19 +81,19 @@ class MixinRenderTest {
         assertTrue(alerts.contains("https://wiki.example.com/blockscope/runbooks#blockscopehotcopypath"));
         assertTrue(alerts.contains("https://grafana.example.com/d/blockscope-offheap/offheap-read-path?var-cluster="));
 
-        Promtool.Result check = Promtool.run(version, out, "check", "rules", "alerts.yml", "recording-rules.yml");
+        Command.Result check = Promtool.run(version, out, "check", "rules", "alerts.yml", "recording-rules.yml");
         assertTrue(check.ok(), check.output());
 
         Files.createDirectories(out.resolve("tests"));
         String tests = Files.readString(ModulePaths.dashboards().resolve("tests/alerts-test.yml"));
         Files.writeString(out.resolve("tests/relabelled.yml"), Mixin.relabelUnitTests(tests));
-        Promtool.Result relabelled = Promtool.run(version, out, "test", "rules", "tests/relabelled.yml");
+        Command.Result relabelled = Promtool.run(version, out, "test", "rules", "tests/relabelled.yml");
         assertTrue(relabelled.ok(), relabelled.output());
         assertTrue(relabelled.output().contains("SUCCESS"), relabelled.output());
 
         // And the selectors matter: the default job's series do not fire the custom render's alerts.
         Files.writeString(out.resolve("tests/default.yml"), tests);
-        Promtool.Result unrelabelled = Promtool.run(version, out, "test", "rules", "tests/default.yml");
+        Command.Result unrelabelled = Promtool.run(version, out, "test", "rules", "tests/default.yml");
         assertFalse(unrelabelled.ok(), unrelabelled.output());
     }
 
@@ -186,12 +187,12 @@ class MixinRenderTest {
 
     @Test
     void aRunbookPatternThatCannotLinkEachAlertIsRejected(@TempDir Path out) {
-        Mixin.Result relative = Mixin.run(
+        Command.Result relative = Mixin.run(
                 List.of("--config-override", "{runbookURLPattern: 'docs/runbooks.md#%s'}", "--out", out.toString()));
         assertFalse(relative.ok());
         assertTrue(relative.output().contains("must be an absolute http(s) URL"), relative.output());
 
-        Mixin.Result noName = Mixin.run(List.of(
+        Command.Result noName = Mixin.run(List.of(
                 "--config-override",
                 "{runbookURLPattern: 'https://wiki.example.com/runbooks'}",
                 "--out",
@@ -208,19 +209,19 @@ class MixinRenderTest {
 
     @Test
     void badInvocationsSayWhatToDo(@TempDir Path out) {
-        Mixin.Result noOut = Mixin.run(List.of("--config-override", "{forShort: true}"));
+        Command.Result noOut = Mixin.run(List.of("--config-override", "{forShort: true}"));
         assertFalse(noOut.ok());
         assertTrue(noOut.output().contains("give --out DIR"), noOut.output());
 
-        Mixin.Result badJsonnet = Mixin.run(List.of("--config-override", "{forShort: }", "--out", out.toString()));
+        Command.Result badJsonnet = Mixin.run(List.of("--config-override", "{forShort: }", "--out", out.toString()));
         assertFalse(badJsonnet.ok());
         assertTrue(badJsonnet.output().contains("override"), badJsonnet.output());
 
-        Mixin.Result typo = Mixin.run(List.of("--config-override", "{jobb: 'x'}", "--out", out.toString()));
+        Command.Result typo = Mixin.run(List.of("--config-override", "{jobb: 'x'}", "--out", out.toString()));
         assertFalse(typo.ok());
         assertTrue(typo.output().contains("unknown _config field(s) jobb"), typo.output());
 
-        Mixin.Result unknown = Mixin.run(List.of("--frobnicate"));
+        Command.Result unknown = Mixin.run(List.of("--frobnicate"));
         assertFalse(unknown.ok());
         assertTrue(unknown.output().contains("unknown argument '--frobnicate'"), unknown.output());
     }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
+import io.blockscope.testsupport.Poll;
+import io.blockscope.testsupport.PrometheusServer;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
@@ -68,18 +70,16 @@ class NativeHistogramRulesIT {
         var spikyOld = spiky.pauses.labelValues("G1 Old Generation", "System.gc()");
         Path alerts = dir.resolve("alerts.yml");
         RuleFile.alerts().writeWithFor(alerts, f -> "0s");
-        try (PrometheusServer prometheus = PrometheusServer.start(
-                dir.resolve("prometheus"),
-                List.of(busy.target(), spiky.target()),
-                List.of(ModulePaths.recordingRules(), alerts),
-                new PrometheusServer.Options(
-                        version, PrometheusServer.JOB, java.util.Map.of(), nativeHistograms, false))) {
+        try (PrometheusServer prometheus = version.setup(dir.resolve("prometheus"), nativeHistograms)
+                .targets(List.of(busy.target(), spiky.target()))
+                .ruleFiles(List.of(ModulePaths.recordingRules(), alerts))
+                .start()) {
             // The form Prometheus stores is the one asked for, and only that one (so the rules below are
             // tested on it, not on a fallback): native histograms come only through a protobuf scrape.
             String scraped = nativeHistograms ? "blockscope_gc_pause_seconds" : "blockscope_gc_pause_seconds_count";
             String absent = nativeHistograms ? "blockscope_gc_pause_seconds_count" : "blockscope_gc_pause_seconds";
             assertTrue(
-                    PrometheusServer.await(
+                    Poll.until(
                             Duration.ofSeconds(30),
                             () -> prometheus
                                             .query("count(" + scraped + ") == 3")
@@ -103,7 +103,7 @@ class NativeHistogramRulesIT {
             String p99 = "instance:blockscope_gc_pause_seconds:p99_rate5m{instance=\"%s\"}";
             String ratio = "instance:blockscope_gc_pause_time:ratio_rate5m{instance=\"%s\"}";
             assertTrue(
-                    PrometheusServer.await(
+                    Poll.until(
                             Duration.ofSeconds(30),
                             () -> value(prometheus, p99, spiky) > 0 && value(prometheus, p99, busy) > 0),
                     "no p99 recorded for the fixtures\n" + prometheus.logTail());
@@ -142,8 +142,7 @@ class NativeHistogramRulesIT {
                     "BlockscopeAgentNotAttached " + spiky.target(),
                     "BlockscopeAgentNotAttached " + busy.target());
             assertTrue(
-                    PrometheusServer.await(
-                            Duration.ofSeconds(20), () -> firing(prometheus).equals(expected)),
+                    Poll.until(Duration.ofSeconds(20), () -> firing(prometheus).equals(expected)),
                     "expected exactly " + expected + " firing, got " + firing(prometheus));
         } finally {
             busy.close();

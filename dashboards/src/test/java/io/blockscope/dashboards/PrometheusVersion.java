@@ -1,5 +1,6 @@
 package io.blockscope.dashboards;
 
+import io.blockscope.testsupport.PrometheusSetup;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -53,6 +54,23 @@ enum PrometheusVersion {
         return this == V3;
     }
 
+    /**
+     * A Prometheus of this release keeping its files in {@code dir}, scraping native histograms the way
+     * this release needs (see {@link #nativeHistogramsInScrapeConfig()}) or, when {@code nativeHistograms}
+     * is off, classic series only.
+     */
+    PrometheusSetup setup(Path dir, boolean nativeHistograms) {
+        return PrometheusSetup.in(dir)
+                .binary(prometheus())
+                .expectMajor(major)
+                .nativeHistograms(
+                        !nativeHistograms
+                                ? PrometheusSetup.NativeHistograms.OFF
+                                : nativeHistogramsInScrapeConfig()
+                                        ? PrometheusSetup.NativeHistograms.SCRAPE_CONFIG
+                                        : PrometheusSetup.NativeHistograms.FEATURE_FLAG);
+    }
+
     @Override
     public String toString() {
         return "Prometheus " + major;
@@ -71,7 +89,7 @@ enum PrometheusVersion {
     /** {@code name} of this release, as found with the environment {@code env}. */
     Path binary(String name, Map<String, String> env) {
         if (this == V2) {
-            return Promtool.requireBinary(name);
+            return PrometheusSetup.onPath(name);
         }
         String dir = env.get(V3_VARIABLE);
         if (dir == null || dir.isBlank()) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.blockscope.testsupport.Command;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,14 +27,14 @@ class ProvisioningTest {
     @EnumSource(PrometheusVersion.class)
     void examplePrometheusConfigIsValidAndLoadsBothRuleFiles(PrometheusVersion version) {
         // prometheus.yml is for 2.x and loads unchanged into 3.x (which then stores classic histograms).
-        Promtool.Result result = Promtool.run(version, dir, "check", "config", "prometheus.yml");
+        Command.Result result = Promtool.run(version, dir, "check", "config", "prometheus.yml");
         assertTrue(result.ok(), result.output());
         assertTrue(result.output().contains("SUCCESS: 2 rule files found"), result.output());
     }
 
     @Test
     void prometheus3ConfigIsValidForPrometheus3() {
-        Promtool.Result result = Promtool.run(PrometheusVersion.V3, dir, "check", "config", "prometheus-3.yml");
+        Command.Result result = Promtool.run(PrometheusVersion.V3, dir, "check", "config", "prometheus-3.yml");
         assertTrue(result.ok(), result.output());
         assertTrue(result.output().contains("SUCCESS: 2 rule files found"), result.output());
     }

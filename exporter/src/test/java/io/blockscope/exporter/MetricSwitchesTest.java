@@ -1,13 +1,12 @@
 package io.blockscope.exporter;
 
-import static io.blockscope.exporter.testing.Samples.label;
+import static io.blockscope.testsupport.Scrape.label;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.exporter.gc.GcMonitoring;
 import io.blockscope.exporter.testing.ForcedGc;
-import io.blockscope.exporter.testing.Http;
-import io.blockscope.exporter.testing.Samples;
+import io.blockscope.testsupport.Scrape;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -27,7 +26,7 @@ class MetricSwitchesTest {
                 .port(0)
                 .gcSource(GcMonitoring.Source.MXBEAN)
                 .build())) {
-            Samples samples = Http.scrape(exporter.port());
+            Scrape samples = Scrape.of(exporter.port());
             assertTrue(samples.has("jvm_memory_used_bytes"), names(samples).toString());
             assertTrue(samples.has("jvm_threads_current"), names(samples).toString());
             assertTrue(samples.has("process_cpu_seconds_total"), names(samples).toString());
@@ -43,10 +42,10 @@ class MetricSwitchesTest {
                 .gcSource(GcMonitoring.Source.MXBEAN)
                 .build())) {
             ForcedGc.until(
-                    () -> Http.scrape(exporter.port()).sum("blockscope_gc_collections_total") >= 1,
+                    () -> Scrape.of(exporter.port()).sum("blockscope_gc_collections_total") >= 1,
                     "no GC collection counted",
                     Duration.ofSeconds(20));
-            Samples samples = Http.scrape(exporter.port());
+            Scrape samples = Scrape.of(exporter.port());
             List<String> jvm = names(samples).stream()
                     .filter(n -> n.startsWith("jvm_") || n.startsWith("process_"))
                     .collect(Collectors.toList());
@@ -70,19 +69,19 @@ class MetricSwitchesTest {
             // MXBean notifications arrive within milliseconds and JFR's within about a second: had a
             // source been started, this collection would show after this wait.
             Thread.sleep(1500);
-            Samples samples = Http.scrape(exporter.port());
+            Scrape samples = Scrape.of(exporter.port());
             List<String> gc = names(samples).stream()
                     .filter(n -> n.startsWith("blockscope_gc_") && !n.equals("blockscope_gc_source_info"))
                     .collect(Collectors.toList());
             assertEquals(List.of(), gc, "no blockscope_gc_* series with gc.source=off");
-            assertEquals(List.of(), samples.of("blockscope_allocated_bytes_total"));
+            assertEquals(List.of(), samples.matching("blockscope_allocated_bytes_total"));
             assertEquals(1, samples.sum("blockscope_gc_source_info", label("source", "off")));
-            assertEquals(1, samples.of("blockscope_gc_source_info").size());
+            assertEquals(1, samples.matching("blockscope_gc_source_info").size());
             assertTrue(samples.has("jvm_memory_used_bytes"), "jvm.metrics stays on: " + names(samples));
         }
     }
 
-    private static List<String> names(Samples samples) {
-        return samples.all().stream().map(Samples.Sample::name).distinct().collect(Collectors.toList());
+    private static List<String> names(Scrape samples) {
+        return samples.all().stream().map(Scrape.Sample::name).distinct().collect(Collectors.toList());
     }
 }

@@ -3,11 +3,8 @@ package io.blockscope.hbaseit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import io.blockscope.testsupport.AgentLauncher;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,7 +28,7 @@ class AgentAttachTest {
         try (DriverJvm jvm =
                 DriverJvm.of("ReferenceDriver").hbase(hbase).java(java).start()) {
             jvm.await("cached");
-            String attached = attach(java, jvm.pid(), "127.0.0.1:0,leak.sample=1,leak.rate=0");
+            String attached = AgentLauncher.attach(java, jvm.pid(), "127.0.0.1:0,leak.sample=1,leak.rate=0");
             assertTrue(attached.contains("running profile hbase2"), "launcher output: " + attached);
             assertTrue(
                     jvm.agentLine(Pattern.compile("late attach: loaded classes are retransformed"))
@@ -45,24 +42,6 @@ class AgentAttachTest {
             Checkpoint released = jvm.await("released");
             AgentReferenceMetricsTest.assertAgentMatches(released, jvm.scrape(), hbase);
             assertEquals(0, jvm.finish(), jvm.log());
-        }
-    }
-
-    /** Runs the launcher on {@code java}; returns its output, failing on a non-zero exit. */
-    static String attach(Path java, long pid, String options) throws IOException, InterruptedException {
-        Process launcher = new ProcessBuilder(List.of(
-                        java.toString(), "-jar", AgentJar.locate().toString(), "attach", Long.toString(pid), options))
-                .redirectErrorStream(true)
-                .start();
-        try {
-            if (!launcher.waitFor(120, TimeUnit.SECONDS)) {
-                throw new AssertionError("attach to " + pid + " did not finish within 120 s");
-            }
-            String output = new String(launcher.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertEquals(0, launcher.exitValue(), "attach exit status; output: " + output);
-            return output;
-        } finally {
-            launcher.destroyForcibly();
         }
     }
 }

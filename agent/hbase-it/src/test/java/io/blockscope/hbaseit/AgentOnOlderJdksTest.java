@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.exporter.testing.TestJdks;
+import io.blockscope.testsupport.AgentLauncher;
+import io.blockscope.testsupport.Command;
+import io.blockscope.testsupport.JavaCommand;
+import io.blockscope.testsupport.Scrape;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -13,11 +17,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -220,19 +222,10 @@ class AgentOnOlderJdksTest {
                 .jvmOption("-Djava.specification.version=1.8")
                 .start()) {
             jvm.await("cached");
-            Process launcher = new ProcessBuilder(List.of(
-                            Path.of(System.getProperty("java.home"), "bin", "java")
-                                    .toString(),
-                            "-jar",
-                            AgentJar.locate().toString(),
-                            "attach",
-                            Long.toString(jvm.pid()),
-                            "127.0.0.1:0"))
-                    .redirectErrorStream(true)
-                    .start();
-            assertTrue(launcher.waitFor(120, TimeUnit.SECONDS), "the launcher did not end");
-            String output = new String(launcher.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertEquals(1, launcher.exitValue(), output);
+            Command.Result launcher =
+                    AgentLauncher.run(JavaCommand.testJava(), "attach", Long.toString(jvm.pid()), "127.0.0.1:0");
+            String output = launcher.output();
+            assertEquals(1, launcher.exitCode(), output);
             assertTrue(
                     Pattern.compile("\\[blockscope\\] attach: needs Java 11 or newer, this is 11\\.[0-9.+]+;"
                                     + " the agent was not loaded into " + jvm.pid() + ", which runs normally")

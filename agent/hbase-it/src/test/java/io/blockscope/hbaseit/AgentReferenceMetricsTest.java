@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.exporter.testing.TestJdks;
+import io.blockscope.testsupport.Scrape;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.regex.Pattern;

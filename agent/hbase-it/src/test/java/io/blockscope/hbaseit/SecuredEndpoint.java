@@ -1,7 +1,7 @@
 package io.blockscope.hbaseit;
 
+import io.blockscope.exporter.testing.TestCertificates;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -9,19 +9,14 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The agent's endpoint as operators secure it: TLS with a certificate made here by the test JDK's
- * keytool (for 127.0.0.1), and basic auth with a salted SHA-256 password hash. Gives the agent
+ * keytool ({@link TestCertificates}, for 127.0.0.1), and basic auth with a salted SHA-256 password hash. Gives the agent
  * options and a client that trusts exactly that certificate and sends those credentials.
  */
 final class SecuredEndpoint {
@@ -44,55 +39,20 @@ final class SecuredEndpoint {
 
     static SecuredEndpoint create(Path dir) throws Exception {
         SecureRandom random = new SecureRandom();
-        String storePassword = "store-" + random.nextInt(1_000_000);
         String password = "pw:" + random.nextLong(); // a ':' inside, as real passwords may have
-        Path keystore = Files.createTempFile(dir, "endpoint", ".p12");
-        Files.delete(keystore); // keytool makes it
-        Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
-        Process p = new ProcessBuilder(List.of(
-                        keytool.toString(),
-                        "-genkeypair",
-                        "-alias",
-                        "endpoint",
-                        "-keyalg",
-                        "EC",
-                        "-dname",
-                        "CN=127.0.0.1",
-                        "-ext",
-                        "SAN=ip:127.0.0.1",
-                        "-validity",
-                        "2",
-                        "-storetype",
-                        "PKCS12",
-                        "-keystore",
-                        keystore.toString(),
-                        "-storepass",
-                        storePassword))
-                .redirectErrorStream(true)
-                .start();
-        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IllegalStateException(
-                    "keytool failed: " + new String(p.getInputStream().readAllBytes()));
-        }
+        // A folder of its own: a test may secure several endpoints in one temporary directory.
+        TestCertificates certificates =
+                TestCertificates.generate(Files.createTempDirectory(dir, "endpoint"), "endpoint");
         byte[] salt = new byte[16];
         random.nextBytes(salt);
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
         sha.update(salt);
         String hash = "sha256:" + hex(salt) + ":" + hex(sha.digest(password.getBytes(StandardCharsets.UTF_8)));
-
-        KeyStore trusted = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keystore)) {
-            trusted.load(in, storePassword.toCharArray());
-        }
-        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        trust.init(trusted);
-        SSLContext tls = SSLContext.getInstance("TLS");
-        tls.init(null, trust.getTrustManagers(), null);
         HttpClient client = HttpClient.newBuilder()
-                .sslContext(tls)
+                .sslContext(certificates.clientContextTrustingMe(null))
                 .connectTimeout(Duration.ofSeconds(5))
                 .build();
-        return new SecuredEndpoint(keystore, storePassword, password, hash, client);
+        return new SecuredEndpoint(certificates.keystore(), TestCertificates.PASSWORD, password, hash, client);
     }
 
     private static String hex(byte[] bytes) {

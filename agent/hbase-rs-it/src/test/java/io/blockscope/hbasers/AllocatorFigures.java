@@ -1,5 +1,6 @@
 package io.blockscope.hbasers;
 
+import io.blockscope.testsupport.Scrape;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;

@@ -3,6 +3,7 @@ package io.blockscope.hbasers;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.blockscope.dashboards.GrafanaDashboard;
 import io.blockscope.dashboards.PromQl;
+import io.blockscope.testsupport.PrometheusServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,7 +33,7 @@ final class DashboardPanels {
 
     private DashboardPanels() {}
 
-    static List<Result> run(Prometheus prometheus, Map<String, String> server, Instant start, Instant end) {
+    static List<Result> run(PrometheusServer prometheus, Map<String, String> server, Instant start, Instant end) {
         Path grafana = Path.of(RegionServerProcess.required("blockscope.dashboards"), "grafana");
         return run(prometheus, grafana, server, start, end, Duration.ofSeconds(1));
     }
@@ -42,7 +43,7 @@ final class DashboardPanels {
      * stepping by the scrape interval.
      */
     static List<Result> run(
-            Prometheus prometheus,
+            PrometheusServer prometheus,
             Path grafana,
             Map<String, String> server,
             Instant start,
@@ -66,7 +67,7 @@ final class DashboardPanels {
                 JsonNode panel = query.panelId() == 0 ? null : dashboard.panel(query.panelId());
                 boolean marked =
                         panel != null && panel.path("description").asText().contains(MARK);
-                results.add(new Result(query, expr, hasNumber(answer), marked));
+                results.add(new Result(query, expr, PrometheusServer.hasNumber(answer), marked));
             }
         }
         return results;
@@ -79,24 +80,5 @@ final class DashboardPanels {
                 .filter(Result::exampleServerOnly)
                 .forEach(r -> titles.add(r.query().panelTitle()));
         return titles;
-    }
-
-    private static boolean hasNumber(JsonNode result) {
-        for (JsonNode series : result) {
-            if (series.has("value") && number(series.path("value"))) {
-                return true;
-            }
-            for (JsonNode sample : series.path("values")) {
-                if (number(sample)) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    private static boolean number(JsonNode sample) {
-        String v = sample.path(1).asText("NaN");
-        return !v.isEmpty() && !v.equals("NaN");
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.blockscope.hbasers.server.CopyingValueFilter;
+import io.blockscope.testsupport.Scrape;
 import java.io.IOException;
 import java.util.Map;
 
@@ -17,6 +18,18 @@ final class ReadScenario {
     static final String FILTER_SITE = CopyingValueFilter.class.getName() + ".filterCell:";
 
     private ReadScenario() {}
+
+    /**
+     * The reads of a healthy workload, each checked for its row count: 200 gets, five 100-row multi-gets,
+     * two full scans (the second from the cache) and a prefix-filtered scan. No copying filter.
+     */
+    static void healthyReads(Workload workload) throws IOException {
+        assertEquals(200, workload.gets(200), "rows found by 200 gets");
+        assertEquals(500, workload.multiGets(5), "rows found by five 100-row multi-gets");
+        assertEquals(Workload.ROWS, workload.scan(), "rows of a full scan");
+        assertEquals(Workload.ROWS, workload.scan(), "rows of a second full scan (from the cache)");
+        assertEquals(1000, workload.prefixScan(), "rows of a prefix-filtered scan");
+    }
 
     /** Runs the reads from a quiet point and checks them against that point. */
     static void runAndCheck(RegionServerProcess server, ServerJmx jmx, Workload workload) throws IOException {

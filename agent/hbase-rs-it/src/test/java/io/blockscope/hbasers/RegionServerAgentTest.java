@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.blockscope.hbasers.server.CopyingValueFilter;
 import io.blockscope.hbasers.server.LeakingObserver;
+import io.blockscope.testsupport.Closer;
+import io.blockscope.testsupport.Scrape;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -51,51 +53,37 @@ class RegionServerAgentTest {
     @TempDir
     static Path prometheusDir;
 
-    private RegionServerProcess server;
-    private ServerJmx jmx;
-    private Workload workload;
-    private Prometheus prometheus;
-    private String target;
+    private WatchedRegionServer rs;
     private Instant healthyStart;
 
     @BeforeAll
     void start() throws Exception {
-        server = RegionServerProcess.builder()
-                .agent("copy.sample=1,leak.sample=1,leak.rate=0,leak.age=3s")
-                // A small allocator pool: one full scan's 500-row responses (about 0.5 MB each, in
-                // 64 KiB buffers) need more buffers than it may create.
-                .site("hbase.server.allocator.max.buffer.count", Integer.toString(POOL_BUFFERS))
-                .start();
+        rs = WatchedRegionServer.start(
+                RegionServerProcess.builder()
+                        .agent("copy.sample=1,leak.sample=1,leak.rate=0,leak.age=3s")
+                        // A small allocator pool: one full scan's 500-row responses (about 0.5 MB each, in
+                        // 64 KiB buffers) need more buffers than it may create.
+                        .site("hbase.server.allocator.max.buffer.count", Integer.toString(POOL_BUFFERS)),
+                prometheusDir,
+                "healthy");
         System.out.printf(
                 "RegionServer with the agent started in %d ms%n",
-                server.startup().toMillis());
-        jmx = ServerJmx.connect(server.pid());
-        target = server.metricsUri().getAuthority();
-        prometheus = Prometheus.start(prometheusDir, target, Prometheus.shippedRules());
-        workload = Workload.create(server, "healthy");
+                rs.server().startup().toMillis());
     }
 
     @AfterAll
     void stop() throws Exception {
-        for (AutoCloseable c : new AutoCloseable[] {workload, prometheus, jmx, server}) {
-            if (c != null) {
-                c.close();
-            }
-        }
+        Closer.closeAll(rs);
     }
 
     @Test
     @Order(1)
     void healthyReadsCountExactlyWhatHBaseCountsAndRaiseNoAlert() throws Exception {
         healthyStart = Instant.now();
-        assertEquals(200, workload.gets(200), "rows found by 200 gets");
-        assertEquals(500, workload.multiGets(5), "rows found by five 100-row multi-gets");
-        assertEquals(Workload.ROWS, workload.scan(), "rows of a full scan");
-        assertEquals(Workload.ROWS, workload.scan(), "rows of a second full scan (from the cache)");
-        assertEquals(1000, workload.prefixScan(), "rows of a prefix-filtered scan");
+        ReadScenario.healthyReads(rs.workload());
 
-        Map<String, Long> hbase = ServerState.settled(jmx);
-        Scrape agent = Scrape.of(server.metricsUri());
+        Map<String, Long> hbase = ServerState.settled(rs.jmx());
+        Scrape agent = Scrape.of(rs.server().metricsUri());
         Agreement.cacheCountersMatch(agent, null, hbase, null);
         Agreement.occupancyMatches(agent, hbase);
         Agreement.nothingOutstanding(agent);
@@ -139,7 +127,7 @@ class RegionServerAgentTest {
         awaitSeries("blockscope_block_cache_gets_total{result=\"hit\",tier=\"l2\"} > 0");
         RegionServerProcess.sleep(5000);
         List<String> active = new ArrayList<>();
-        for (JsonNode alert : prometheus.alerts()) {
+        for (JsonNode alert : rs.prometheus().alerts()) {
             String name = alert.path("labels").path("alertname").asText();
             String line =
                     name + alert.path("labels") + " " + alert.path("state").asText();
@@ -158,10 +146,10 @@ class RegionServerAgentTest {
     @Test
     @Order(2)
     void aCopyingFilterIsTheCopySiteWithItsOwnByteCountAndTheHotCopyAlertNamesIt() throws Exception {
-        assertEquals(Workload.ROWS, workload.copyingScan(), "rows through the copying filter");
-        Scrape agent = Scrape.of(server.metricsUri());
-        long copies = jmx.ledger("CopiedValues");
-        long bytes = jmx.ledger("CopiedValueBytes");
+        assertEquals(Workload.ROWS, rs.workload().copyingScan(), "rows through the copying filter");
+        Scrape agent = Scrape.of(rs.server().metricsUri());
+        long copies = rs.jmx().ledger("CopiedValues");
+        long bytes = rs.jmx().ledger("CopiedValueBytes");
         // Nearly all: a cell of a block still in the BucketCache's RAM queue may be a heap cell.
         assertTrue(copies > Workload.ROWS * 9L / 10 && copies <= Workload.ROWS, "values the filter copied: " + copies);
         assertEquals(copies * Workload.VALUE_BYTES, bytes, "their bytes, by the filter's own count");
@@ -192,33 +180,35 @@ class RegionServerAgentTest {
 
         // Copy hard enough for the alert's 4 MiB/s threshold, until the hot-copy expression returns
         // this RegionServer with the filter as its top site.
-        String expression = prometheus.alertExpression("BlockscopeHotCopyPath");
+        String expression = rs.prometheus().alertExpression("BlockscopeHotCopyPath");
         JsonNode hot = null;
         Instant deadline = Instant.now().plusSeconds(60);
         while (Instant.now().isBefore(deadline)) {
-            assertEquals(0, workload.copyingLoadScan(), "the load scan sends nothing back");
-            hot = prometheus.query(expression);
+            assertEquals(0, rs.workload().copyingLoadScan(), "the load scan sends nothing back");
+            hot = rs.prometheus().query(expression);
             if (hot.size() > 0) {
                 break;
             }
         }
         assertEquals(1, hot.size(), "the hot-copy expression on a copying RegionServer: " + hot + "\n" + expression);
         JsonNode labels = hot.get(0).path("metric");
-        assertEquals(target, labels.path("instance").asText(), hot.toString());
+        assertEquals(rs.target(), labels.path("instance").asText(), hot.toString());
         // the alert names its top site in the `site` annotation, from this query (see dashboards/alerts.yml)
-        JsonNode top = prometheus.query("topk(1, instance_site:blockscope_copy_site_bytes:rate1m{job='"
-                + labels.path("job").asText() + "',instance='" + target + "'})");
+        JsonNode top = rs.prometheus()
+                .query("topk(1, instance_site:blockscope_copy_site_bytes:rate1m{job='"
+                        + labels.path("job").asText() + "',instance='" + rs.target() + "'})");
         assertEquals(1, top.size(), "the site annotation's query: " + top);
         assertTrue(top.get(0).path("metric").path("site").asText().startsWith(FILTER_SITE), "top site " + top);
 
         // Still exact after thousands more copies.
-        Scrape after = Scrape.of(server.metricsUri());
-        assertEquals(jmx.ledger("CopiedValueBytes"), siteSum(after, "blockscope_copy_site_bytes_total", FILTER_SITE));
+        Scrape after = Scrape.of(rs.server().metricsUri());
+        assertEquals(
+                rs.jmx().ledger("CopiedValueBytes"), siteSum(after, "blockscope_copy_site_bytes_total", FILTER_SITE));
 
         Path capture = Path.of(RegionServerProcess.required("blockscope.capture"));
         SeriesCapture.write(
-                prometheus,
-                target,
+                rs.prometheus(),
+                rs.target(),
                 healthyStart,
                 Instant.now(),
                 capture,
@@ -232,8 +222,8 @@ class RegionServerAgentTest {
     @Test
     @Order(3)
     void aCoprocessorThatLeaksAScannerIsNamedAndItsReferenceHeldUntilClosed() throws Exception {
-        workload.leakScanner();
-        assertEquals(1, jmx.ledger("HeldScanners"), "scanners the coprocessor holds");
+        rs.workload().leakScanner();
+        assertEquals(1, rs.jmx().ledger("HeldScanners"), "scanners the coprocessor holds");
         Scrape leaked = awaitScrape(s -> s.sum("blockscope_block_leaks_total", l -> true) > 0);
         List<Scrape.Sample> leaks = leaked.matching("blockscope_block_leaks_total", l -> true);
         assertAll(
@@ -249,17 +239,17 @@ class RegionServerAgentTest {
                         leaked.value("blockscope_block_refs_outstanding", "tier", "l2") > 0,
                         "outstanding while the scanner is open"));
 
-        workload.closeLeakedScanners();
-        assertEquals(0, jmx.ledger("HeldScanners"), "scanners the coprocessor holds after the fix");
-        Agreement.nothingOutstanding(Scrape.of(server.metricsUri()));
+        rs.workload().closeLeakedScanners();
+        assertEquals(0, rs.jmx().ledger("HeldScanners"), "scanners the coprocessor holds after the fix");
+        Agreement.nothingOutstanding(Scrape.of(rs.server().metricsUri()));
     }
 
     @Test
     @Order(4)
     void heapAllocationsOfTheRpcAllocatorAreHBasesOwnBytesByReasonAndAnExhaustedPoolNamesItsSite() throws Exception {
-        assertEquals(Workload.ROWS, workload.scan(), "rows of a full scan, in responses larger than the pool");
+        assertEquals(Workload.ROWS, rs.workload().scan(), "rows of a full scan, in responses larger than the pool");
 
-        AllocatorFigures figures = AllocatorFigures.settled(jmx, server);
+        AllocatorFigures figures = AllocatorFigures.settled(rs.jmx(), rs.server());
         Scrape agent = figures.agent;
         Map<String, Long> hbase = figures.hbase;
         System.out.printf(
@@ -297,11 +287,13 @@ class RegionServerAgentTest {
                         "the exhausted pool: " + agent.describe("blockscope_allocator_heap_fallbacks_total")),
                 () -> assertEquals(
                         agent.value("blockscope_allocator_heap_fallbacks_total", "reason", "pool_exhausted"),
-                        exhaustedSites.stream().mapToDouble(x -> x.value).sum(),
+                        exhaustedSites.stream()
+                                .mapToDouble(Scrape.Sample::value)
+                                .sum(),
                         "every exhausted fallback has its site at copy.sample=1: " + exhaustedSites),
                 () -> assertTrue(
                         exhaustedSites.stream()
-                                .anyMatch(x -> x.labels.get("site").startsWith(RESPONSE_SITE)),
+                                .anyMatch(x -> x.labels().get("site").startsWith(RESPONSE_SITE)),
                         "the scan responses' buffers are a site of the exhausted pool: "
                                 + agent.describe("blockscope_allocator_heap_fallback_site_calls_total")),
                 () -> assertEquals(
@@ -322,7 +314,10 @@ class RegionServerAgentTest {
         awaitSeries("blockscope_block_leaks_total > 0");
         RegionServerProcess.sleep(1500); // the range query's end is whole seconds: past the sample above
         List<DashboardPanels.Result> results = DashboardPanels.run(
-                prometheus, Map.of("job", Prometheus.JOB, "instance", target), healthyStart, Instant.now());
+                rs.prometheus(),
+                Map.of("job", RegionServerPrometheus.JOB, "instance", rs.target()),
+                healthyStart,
+                Instant.now());
         List<String> empty = new ArrayList<>();
         Set<String> markedWithoutEmptyQuery = DashboardPanels.exampleServerOnly(results);
         for (DashboardPanels.Result r : results) {
@@ -358,17 +353,17 @@ class RegionServerAgentTest {
 
     private Scrape awaitScrape(java.util.function.Predicate<Scrape> condition) {
         Instant deadline = Instant.now().plusSeconds(20);
-        Scrape scrape = Scrape.of(server.metricsUri());
+        Scrape scrape = Scrape.of(rs.server().metricsUri());
         while (!condition.test(scrape) && Instant.now().isBefore(deadline)) {
             RegionServerProcess.sleep(250);
-            scrape = Scrape.of(server.metricsUri());
+            scrape = Scrape.of(rs.server().metricsUri());
         }
         return scrape;
     }
 
     private void awaitSeries(String expr) {
         Instant deadline = Instant.now().plusSeconds(30);
-        while (prometheus.query(expr).size() == 0) {
+        while (rs.prometheus().query(expr).size() == 0) {
             if (Instant.now().isAfter(deadline)) {
                 throw new AssertionError("Prometheus has no result for " + expr + " after 30 s");
             }

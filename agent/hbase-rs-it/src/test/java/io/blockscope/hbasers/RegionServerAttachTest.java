@@ -3,11 +3,7 @@ package io.blockscope.hbasers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import io.blockscope.testsupport.AgentLauncher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -26,8 +22,8 @@ class RegionServerAttachTest {
             assertEquals(Workload.ROWS, workload.scan(), "rows read before the attach");
 
             long attachStart = System.nanoTime();
-            String attached =
-                    attach(server.java(), server.pid(), "127.0.0.1:0,copy.sample=1,leak.sample=1,leak.rate=0");
+            String attached = AgentLauncher.attach(
+                    server.java(), server.pid(), "127.0.0.1:0,copy.sample=1,leak.sample=1,leak.rate=0");
             System.out.printf(
                     "RegionServer started in %d ms; attach took %d ms%n",
                     server.startup().toMillis(), (System.nanoTime() - attachStart) / 1_000_000);
@@ -38,23 +34,6 @@ class RegionServerAttachTest {
                     String.join("\n", server.agentLines()));
 
             ReadScenario.runAndCheck(server, jmx, workload);
-        }
-    }
-
-    static String attach(Path java, long pid, String options) throws IOException, InterruptedException {
-        Process launcher = new ProcessBuilder(List.of(
-                        java.toString(), "-jar", AgentJar.locate().toString(), "attach", Long.toString(pid), options))
-                .redirectErrorStream(true)
-                .start();
-        try {
-            if (!launcher.waitFor(120, TimeUnit.SECONDS)) {
-                throw new AssertionError("attach to " + pid + " did not finish within 120 s");
-            }
-            String output = new String(launcher.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertEquals(0, launcher.exitValue(), "attach exit status; output: " + output);
-            return output;
-        } finally {
-            launcher.destroyForcibly();
         }
     }
 }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.blockscope.hbasers.server.CloningValueFilter;
+import io.blockscope.testsupport.Closer;
+import io.blockscope.testsupport.Scrape;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
@@ -56,38 +58,26 @@ class RegionServerCopyDoorsTest {
     @TempDir
     static Path prometheusDir;
 
-    private RegionServerProcess server;
-    private ServerJmx jmx;
-    private Workload workload;
-    private Prometheus prometheus;
-    private String target;
+    private WatchedRegionServer rs;
 
     @BeforeAll
     void start() throws Exception {
-        server = RegionServerProcess.builder().agent("copy.sample=1").start();
-        jmx = ServerJmx.connect(server.pid());
-        target = server.metricsUri().getAuthority();
-        prometheus = Prometheus.start(prometheusDir, target, Prometheus.shippedRules());
-        workload = Workload.create(server, "doors");
+        rs = WatchedRegionServer.start(RegionServerProcess.builder().agent("copy.sample=1"), prometheusDir, "doors");
         // one full scan caches every block in the offheap BucketCache
-        assertEquals(Workload.ROWS, workload.scan());
+        assertEquals(Workload.ROWS, rs.workload().scan());
     }
 
     @AfterAll
     void stop() throws Exception {
-        for (AutoCloseable c : new AutoCloseable[] {workload, prometheus, jmx, server}) {
-            if (c != null) {
-                c.close();
-            }
-        }
+        Closer.closeAll(rs);
     }
 
     @Test
     @Order(1)
     void writesAndPlainReadsMakeOnlyCopiesByDesign() throws Exception {
-        assertEquals(500, workload.multiGets(5));
-        assertEquals(Workload.ROWS, workload.scan());
-        Scrape agent = Scrape.of(server.metricsUri());
+        assertEquals(500, rs.workload().multiGets(5));
+        assertEquals(Workload.ROWS, rs.workload().scan());
+        Scrape agent = Scrape.of(rs.server().metricsUri());
         assertAll(
                 () -> assertEquals(
                         0,
@@ -109,10 +99,10 @@ class RegionServerCopyDoorsTest {
     @Order(2)
     void cellUtilCloneValueIsCountedAtTheFilterThatCallsIt() throws Exception {
         long before = valueBytes();
-        long clonedBefore = jmx.ledger("ClonedValueBytes");
-        assertEquals(0, workload.scan(new CloningValueFilter()), "the filter skips every row");
-        long cloned = jmx.ledger("ClonedValueBytes") - clonedBefore;
-        Scrape agent = Scrape.of(server.metricsUri());
+        long clonedBefore = rs.jmx().ledger("ClonedValueBytes");
+        assertEquals(0, rs.workload().scan(new CloningValueFilter()), "the filter skips every row");
+        long cloned = rs.jmx().ledger("ClonedValueBytes") - clonedBefore;
+        Scrape agent = Scrape.of(rs.server().metricsUri());
         // Nearly all: a cell of a block still in the BucketCache's RAM queue is on the heap.
         assertTrue(cloned >= Workload.ROWS * Workload.VALUE_BYTES * 9L / 10, "offheap bytes cloned: " + cloned);
         assertAll(
@@ -127,8 +117,8 @@ class RegionServerCopyDoorsTest {
     @Order(3)
     void aRegexValueFilterIsCountedWithItsComparator() throws Exception {
         long before = valueBytes();
-        assertEquals(0, workload.scan(regexDroppingEveryRow()));
-        Scrape agent = Scrape.of(server.metricsUri());
+        assertEquals(0, rs.workload().scan(regexDroppingEveryRow()));
+        Scrape agent = Scrape.of(rs.server().metricsUri());
         long copied = valueBytes(agent) - before;
         // HBase's code copies every value the comparator is handed: one per row
         assertWithinTolerance(copied, (long) Workload.ROWS * Workload.VALUE_BYTES, "regex value filter");
@@ -142,8 +132,8 @@ class RegionServerCopyDoorsTest {
     @Order(4)
     void aReverseScanCopiesAsAForwardOne() throws Exception {
         long before = valueBytes();
-        assertEquals(0, workload.reverseScan(regexDroppingEveryRow()));
-        Scrape agent = Scrape.of(server.metricsUri());
+        assertEquals(0, rs.workload().reverseScan(regexDroppingEveryRow()));
+        Scrape agent = Scrape.of(rs.server().metricsUri());
         assertWithinTolerance(valueBytes(agent) - before, (long) Workload.ROWS * Workload.VALUE_BYTES, "reverse");
     }
 
@@ -159,13 +149,13 @@ class RegionServerCopyDoorsTest {
     @Order(5)
     void encodedBlocksCountTheSameCopies(DataBlockEncoding encoding) throws Exception {
         try (Workload encoded =
-                Workload.create(server, "doors_" + encoding.name().toLowerCase(Locale.ROOT), encoding)) {
+                Workload.create(rs.server(), "doors_" + encoding.name().toLowerCase(Locale.ROOT), encoding)) {
             assertEquals(Workload.ROWS, encoded.scan(), "a scan caches every block");
             long before = valueBytes();
             assertEquals(Workload.ROWS, encoded.scan());
             assertEquals(before, valueBytes(), encoding + ": a plain scan copies no value");
             assertEquals(0, encoded.scan(regexDroppingEveryRow()));
-            Scrape agent = Scrape.of(server.metricsUri());
+            Scrape agent = Scrape.of(rs.server().metricsUri());
             assertWithinTolerance(
                     valueBytes(agent) - before, (long) Workload.ROWS * Workload.VALUE_BYTES, encoding.name());
         }
@@ -179,26 +169,26 @@ class RegionServerCopyDoorsTest {
         long rows = IntStream.range(0, Workload.ROWS)
                 .filter(i -> Arrays.equals(Workload.value(i), Workload.value(7)))
                 .count();
-        assertEquals(rows, workload.scan(binary), "the rows with that value");
+        assertEquals(rows, rs.workload().scan(binary), "the rows with that value");
         assertEquals(before, valueBytes(), "BinaryComparator overrides the buffer path: no copy");
     }
 
     @Test
     @Order(7)
     void theHotCopyAlertFiresOnTheCloningFilter() throws Exception {
-        String expression = prometheus.alertExpression("BlockscopeHotCopyPath");
+        String expression = rs.prometheus().alertExpression("BlockscopeHotCopyPath");
         JsonNode hot = null;
         Instant deadline = Instant.now().plusSeconds(60);
         while (Instant.now().isBefore(deadline)) {
-            assertEquals(0, workload.scan(new CloningValueFilter()));
-            hot = prometheus.query(expression);
+            assertEquals(0, rs.workload().scan(new CloningValueFilter()));
+            hot = rs.prometheus().query(expression);
             if (hot.size() > 0) {
                 break;
             }
         }
         assertEquals(1, hot.size(), "the hot-copy expression under CellUtil.cloneValue: " + hot + "\n" + expression);
-        JsonNode top =
-                prometheus.query("topk(1, instance_site:blockscope_copy_site_bytes:rate1m{instance='" + target + "'})");
+        JsonNode top = rs.prometheus()
+                .query("topk(1, instance_site:blockscope_copy_site_bytes:rate1m{instance='" + rs.target() + "'})");
         assertTrue(top.get(0).path("metric").path("site").asText().startsWith(CLONING_SITE), "top site " + top);
     }
 
@@ -207,8 +197,8 @@ class RegionServerCopyDoorsTest {
     @Order(8)
     void appendCopiesTheOldValuesOfCachedRows() throws Exception {
         long before = valueBytes();
-        workload.append(100, new byte[] {'!'});
-        Scrape agent = Scrape.of(server.metricsUri());
+        rs.workload().append(100, new byte[] {'!'});
+        Scrape agent = Scrape.of(rs.server().metricsUri());
         long copied = valueBytes(agent) - before;
         assertWithinTolerance(copied, 100L * Workload.VALUE_BYTES, "append");
         assertEquals(
@@ -232,7 +222,7 @@ class RegionServerCopyDoorsTest {
     }
 
     private long valueBytes() {
-        return valueBytes(Scrape.of(server.metricsUri()));
+        return valueBytes(Scrape.of(rs.server().metricsUri()));
     }
 
     private static long valueBytes(Scrape agent) {

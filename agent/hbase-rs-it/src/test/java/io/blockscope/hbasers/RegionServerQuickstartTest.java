@@ -8,8 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.blockscope.dashboards.GrafanaDashboard;
 import io.blockscope.dashboards.PromQl;
+import io.blockscope.testsupport.Closer;
+import io.blockscope.testsupport.Command;
+import io.blockscope.testsupport.FreePort;
+import io.blockscope.testsupport.PrometheusServer;
+import io.blockscope.testsupport.PrometheusSetup;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,7 +26,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -98,7 +101,7 @@ class RegionServerQuickstartTest {
     private MarkdownPage page;
     private final Map<String, String> placeholders = new LinkedHashMap<>();
     private Path prometheusYml;
-    private Prometheus prometheus;
+    private PrometheusServer prometheus;
     private RegionServerProcess server;
     private Workload workload;
     private int agentPort;
@@ -123,9 +126,12 @@ class RegionServerQuickstartTest {
         Path etcPrometheus = Files.createDirectories(dir.resolve("etc-prometheus"));
         prometheusYml = etcPrometheus.resolve("prometheus.yml");
         Files.writeString(prometheusYml, "global:\n  evaluation_interval: 5s\n");
-        prometheus = Prometheus.startWithConfig(dir.resolve("prometheus"), prometheusYml);
+        prometheus = PrometheusSetup.in(dir.resolve("prometheus"))
+                .configFile(prometheusYml)
+                .flag("--web.enable-lifecycle") // POST /-/reload rereads the file, as the page says
+                .start();
 
-        agentPort = RegionServerProcess.freePort();
+        agentPort = FreePort.pick();
         target = "127.0.0.1:" + agentPort;
         placeholders.put("agent/target/blockscope-agent.jar", AgentJar.locate().toString());
         placeholders.put("/opt/blockscope", dir.resolve("opt-blockscope").toString());
@@ -170,11 +176,7 @@ class RegionServerQuickstartTest {
 
     @AfterAll
     void stop() throws Exception {
-        for (AutoCloseable c : new AutoCloseable[] {workload, server, prometheus}) {
-            if (c != null) {
-                c.close();
-            }
-        }
+        Closer.closeAll(workload, server, prometheus);
     }
 
     @Test
@@ -451,24 +453,8 @@ class RegionServerQuickstartTest {
     private Output bash(String script, String... args) {
         List<String> command = new ArrayList<>(List.of("bash", "-e", "-o", "pipefail", "-c", script, "bash"));
         command.addAll(List.of(args));
-        try {
-            Process process = new ProcessBuilder(command)
-                    .directory(repo.toFile())
-                    .redirectErrorStream(true)
-                    .start();
-            process.getOutputStream().close();
-            String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(120, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new AssertionError("did not finish in 120 s: " + script);
-            }
-            return new Output(process.exitValue(), text);
-        } catch (IOException e) {
-            throw new AssertionError("cannot run bash: " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
+        Command.Result result = Command.run(command, repo, Duration.ofSeconds(120));
+        return new Output(result.exitCode(), result.output());
     }
 
     private record Output(int exit, String text) {

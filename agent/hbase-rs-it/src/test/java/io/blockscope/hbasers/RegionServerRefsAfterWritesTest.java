@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blockscope.testsupport.Scrape;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;

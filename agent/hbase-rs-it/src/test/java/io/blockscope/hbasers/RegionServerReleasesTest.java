@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.exporter.testing.TestJdks;
+import io.blockscope.testsupport.Scrape;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -56,11 +57,7 @@ class RegionServerReleasesTest {
 
             Map<String, Long> hbaseBefore = ServerState.settled(jmx);
             Scrape agentBefore = Scrape.of(server.metricsUri());
-            assertEquals(200, workload.gets(200), "rows found by 200 gets");
-            assertEquals(500, workload.multiGets(5), "rows found by five 100-row multi-gets");
-            assertEquals(Workload.ROWS, workload.scan(), "rows of a full scan");
-            assertEquals(Workload.ROWS, workload.scan(), "rows of a second full scan (from the cache)");
-            assertEquals(1000, workload.prefixScan(), "rows of a prefix-filtered scan");
+            ReadScenario.healthyReads(workload);
 
             Map<String, Long> hbase = ServerState.settled(jmx);
             Scrape agent = Scrape.of(server.metricsUri());
@@ -87,8 +84,8 @@ class RegionServerReleasesTest {
                     () -> assertEquals(
                             List.of(),
                             agent.matching("blockscope_agent_probe_enabled", l -> true).stream()
-                                    .filter(s -> s.value == 0)
-                                    .map(s -> s.labels.get("probe"))
+                                    .filter(s -> s.value() == 0)
+                                    .map(s -> s.labels().get("probe"))
                                     .toList(),
                             "probes reported skipped; agent lines:\n" + String.join("\n", server.agentLines())),
                     () -> assertEquals(

@@ -2,12 +2,13 @@ package io.blockscope.hbasers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.blockscope.testsupport.Command;
+import io.blockscope.testsupport.PrometheusSetup;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +26,7 @@ class RegionServerSeriesRulesTest {
                 .getResource("/regionserver-series.yml")
                 .toURI());
         List<String> input = Files.readAllLines(capture);
-        List<Path> rules = Prometheus.shippedRules();
+        List<Path> rules = RegionServerPrometheus.shippedRules();
         String at = "31s"; // the capture's last sample (32 samples, 1 s apart)
         StringBuilder test = new StringBuilder()
                 .append("rule_files:\n")
@@ -54,7 +55,7 @@ class RegionServerSeriesRulesTest {
                 .append("          - labels: 'blockscope_read_path_mode{instance=\"")
                 .append(SeriesCapture.INSTANCE)
                 .append("\",job=\"")
-                .append(Prometheus.JOB)
+                .append(RegionServerPrometheus.JOB)
                 .append("\",mode=\"zero-copy\"}'\n            value: 1\n")
                 .append(
                         "      - expr: count(instance_site:blockscope_copy_site_bytes:rate1m{site=~\".*CopyingValueFilter")
@@ -67,19 +68,13 @@ class RegionServerSeriesRulesTest {
                 .append("\n        exp_samples:\n          - labels: '{}'\n            value: 1\n");
         Path file = dir.resolve("regionserver-test.yml");
         Files.writeString(file, test);
-        Process promtool = new ProcessBuilder(promtool().toString(), "test", "rules", file.toString())
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(promtool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!promtool.waitFor(60, TimeUnit.SECONDS)) {
-            promtool.destroyForcibly();
-            throw new AssertionError("promtool did not finish in 60 s");
-        }
-        assertEquals(0, promtool.exitValue(), "promtool test rules " + file + ":\n" + output);
+        Command.Result promtool = Command.run(
+                List.of(promtool().toString(), "test", "rules", file.toString()), null, Duration.ofSeconds(60));
+        assertEquals(0, promtool.exitCode(), "promtool test rules " + file + ":\n" + promtool.output());
     }
 
     private static Path promtool() throws IOException {
-        Path prometheus = Prometheus.binary();
+        Path prometheus = PrometheusSetup.onPath("prometheus");
         Path promtool = prometheus.resolveSibling("promtool");
         if (!Files.isExecutable(promtool)) {
             throw new IllegalStateException(

@@ -1,6 +1,7 @@
 package io.blockscope.hbasers;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.blockscope.testsupport.PrometheusServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,10 +25,14 @@ final class SeriesCapture {
 
     private SeriesCapture() {}
 
-    static void write(Prometheus prometheus, String instance, Instant start, Instant end, Path file, String comment)
+    static void write(
+            PrometheusServer prometheus, String instance, Instant start, Instant end, Path file, String comment)
             throws IOException {
         JsonNode result = prometheus.queryRange(
-                "{job=\"" + Prometheus.JOB + "\",__name__=~\"blockscope_.*|up\"}", start, end, Duration.ofSeconds(1));
+                "{job=\"" + RegionServerPrometheus.JOB + "\",__name__=~\"blockscope_.*|up\"}",
+                start,
+                end,
+                Duration.ofSeconds(1));
         long first = start.getEpochSecond();
         int steps = (int) (end.getEpochSecond() - first) + 1;
         Map<String, String> lines = new TreeMap<>();

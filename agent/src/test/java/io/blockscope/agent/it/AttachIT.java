@@ -7,6 +7,7 @@ import io.blockscope.agenttest.host.HelloHost;
 import io.blockscope.agenttest.host.LoadHost;
 import io.blockscope.server.load.TableSpec;
 import io.blockscope.server.rpc.RpcClient;
+import io.blockscope.testsupport.Scrape;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;

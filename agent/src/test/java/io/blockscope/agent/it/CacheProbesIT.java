@@ -1,15 +1,16 @@
 package io.blockscope.agent.it;
 
+import static io.blockscope.testsupport.Scrape.label;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.agenttest.host.CacheWorkload;
+import io.blockscope.testsupport.Scrape;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -166,19 +167,10 @@ class CacheProbesIT {
 
     private static void assertOccupancyMatches(Scrape scrape, List<String> out, String mode) {
         Map<String, Long> cache = stats(out, "stat capacity=");
-        assertEquals(
-                cache.get("capacity"),
-                scrape.value("blockscope_bucket_cache_capacity_bytes").longValue());
-        assertEquals(
-                cache.get("used"),
-                scrape.value("blockscope_bucket_cache_used_bytes").longValue());
-        assertEquals(
-                cache.get("wasted"),
-                scrape.value("blockscope_bucket_cache_wasted_bytes").longValue());
-        assertEquals(
-                cache.get("failures"),
-                scrape.value("blockscope_bucket_cache_allocation_failures_total")
-                        .longValue());
+        assertEquals(cache.get("capacity"), (long) scrape.value("blockscope_bucket_cache_capacity_bytes"));
+        assertEquals(cache.get("used"), (long) scrape.value("blockscope_bucket_cache_used_bytes"));
+        assertEquals(cache.get("wasted"), (long) scrape.value("blockscope_bucket_cache_wasted_bytes"));
+        assertEquals(cache.get("failures"), (long) scrape.value("blockscope_bucket_cache_allocation_failures_total"));
         assertEquals(1, scrape.value("blockscope_read_path_mode", "mode", mode));
         int classes = 0;
         for (String line : out) {
@@ -190,27 +182,23 @@ class CacheProbesIT {
             String size = Long.toString(s.get("item"));
             assertEquals(
                     s.get("used"),
-                    scrape.value("blockscope_bucket_slots", "size_class", size, "state", "used")
-                            .longValue(),
+                    (long) scrape.value("blockscope_bucket_slots", "size_class", size, "state", "used"),
                     size);
             assertEquals(
                     s.get("free"),
-                    scrape.value("blockscope_bucket_slots", "size_class", size, "state", "free")
-                            .longValue(),
+                    (long) scrape.value("blockscope_bucket_slots", "size_class", size, "state", "free"),
                     size);
             assertEquals(
                     s.get("usedBytes"),
-                    scrape.value("blockscope_bucket_bytes", "size_class", size, "state", "used")
-                            .longValue(),
+                    (long) scrape.value("blockscope_bucket_bytes", "size_class", size, "state", "used"),
                     size);
             assertEquals(
                     s.get("freeBytes"),
-                    scrape.value("blockscope_bucket_bytes", "size_class", size, "state", "free")
-                            .longValue(),
+                    (long) scrape.value("blockscope_bucket_bytes", "size_class", size, "state", "free"),
                     size);
         }
         assertTrue(classes > 5, "size classes printed: " + classes);
-        assertEquals(classes * 2, scrape.seriesCount("blockscope_bucket_slots{"));
+        assertEquals(classes * 2, scrape.matching("blockscope_bucket_slots").size());
     }
 
     /** Waits (scraping, so the agent checks its reference queue) until the leak count at a site is reached. */
@@ -219,12 +207,10 @@ class CacheProbesIT {
         Scrape scrape;
         do {
             scrape = Scrape.of(port);
-            for (Map.Entry<String, Double> e : scrape.series().entrySet()) {
-                if (e.getKey().startsWith("blockscope_block_leaks_total{")
-                        && e.getKey().contains("site=" + sitePrefix)
-                        && e.getKey().contains("reason=" + reason)
-                        && e.getValue() == expected) {
-                    return siteOf(e.getKey());
+            for (Scrape.Sample leaks : scrape.matching("blockscope_block_leaks_total", label("reason", reason))) {
+                String site = leaks.labels().getOrDefault("site", "");
+                if (site.startsWith(sitePrefix) && leaks.value() == expected) {
+                    return site;
                 }
             }
             Thread.sleep(200);
@@ -233,20 +219,13 @@ class CacheProbesIT {
     }
 
     private static String site(Scrape scrape, String metric, String prefix) {
-        for (String key : scrape.series().keySet()) {
-            if (key.startsWith(metric + "{") && key.contains("site=" + prefix)) {
-                return siteOf(key);
+        for (Scrape.Sample sample : scrape.matching(metric)) {
+            String site = sample.labels().getOrDefault("site", "");
+            if (site.startsWith(prefix)) {
+                return site;
             }
         }
         throw new AssertionError("no " + metric + " site starting with " + prefix + "\n" + scrape.text());
-    }
-
-    private static String siteOf(String key) {
-        Matcher m = Pattern.compile("site=([^,}]+)").matcher(key);
-        if (!m.find()) {
-            throw new AssertionError(key);
-        }
-        return m.group(1);
     }
 
     private static Map<String, Long> stats(List<String> out, String prefix) {

@@ -1,21 +1,15 @@
 package io.blockscope.agent.it;
 
 import io.blockscope.exporter.testing.TestJdks;
-import java.io.BufferedReader;
+import io.blockscope.testsupport.AgentJar;
+import io.blockscope.testsupport.ChildProcess;
+import io.blockscope.testsupport.JavaCommand;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,31 +23,15 @@ final class ChildJvm implements AutoCloseable {
 
     static final Duration TIMEOUT = Duration.ofSeconds(60);
 
-    private final Process process;
-    private final List<String> out = new CopyOnWriteArrayList<>();
-    private final List<String> err = new CopyOnWriteArrayList<>();
-    private final Writer stdin;
-    private final String description;
+    private final ChildProcess process;
 
-    private ChildJvm(List<String> command, Map<String, String> environment) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().keySet().removeIf(k -> k.startsWith("BLOCKSCOPE_"));
-        builder.environment().putAll(environment);
-        this.description = String.join(" ", command);
-        this.process = builder.start();
-        this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-        pump(new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)), out);
-        pump(new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8)), err);
+    private ChildJvm(ChildProcess process) {
+        this.process = process;
     }
 
     /** The agent jar the package phase built (failsafe passes its path). */
     static Path agentJar() {
-        String jar = System.getProperty("blockscope.agent.jar");
-        if (jar == null || !Files.isRegularFile(Path.of(jar))) {
-            throw new IllegalStateException("agent jar not found at " + jar + ": run the integration tests with"
-                    + " 'mvn verify' (failsafe, after package) so blockscope.agent.jar points at the built jar");
-        }
-        return Path.of(jar);
+        return AgentJar.path();
     }
 
     /** The diagnostics agent jar (the agent plus the probe switch) the package phase built. */
@@ -68,7 +46,7 @@ final class ChildJvm implements AutoCloseable {
 
     /** The java of the JVM running the tests. */
     static String java17() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return JavaCommand.testJava().toString();
     }
 
     /** JDK 25's java from {@code BLOCKSCOPE_TEST_JDKS}; skips the test (saying how to get it) when not named. */
@@ -82,9 +60,8 @@ final class ChildJvm implements AutoCloseable {
      * classes or its unrelocated dependencies: the child gets those only from the agent jar.
      */
     static String classPath(String... artifacts) {
-        String all = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> entries = new ArrayList<>();
-        for (String entry : all.split(File.pathSeparator)) {
+        for (String entry : JavaCommand.testClassPath().split(File.pathSeparator)) {
             if (entry.endsWith("test-classes") || entry.endsWith("test-classes/")) {
                 entries.add(entry);
                 continue;
@@ -103,16 +80,15 @@ final class ChildJvm implements AutoCloseable {
     }
 
     static final class Builder {
-        private final List<String> command = new ArrayList<>();
+        private final JavaCommand command;
         private final List<String> jvmOptions = new ArrayList<>();
-        private final Map<String, String> environment = new java.util.HashMap<>();
         private String agentArgument;
         private boolean agent;
         private boolean diagnostics;
-        private String classPath;
 
         private Builder(String java) {
-            command.add(java);
+            // Children see only the BLOCKSCOPE_ variables a test gives them, never the build's.
+            command = JavaCommand.on(Path.of(java)).withoutEnv("BLOCKSCOPE_");
         }
 
         Builder agent(String argument) {
@@ -133,147 +109,89 @@ final class ChildJvm implements AutoCloseable {
         }
 
         Builder env(String key, String value) {
-            environment.put(key, value);
+            command.env(key, value);
             return this;
         }
 
         Builder classPath(String classPath) {
-            this.classPath = classPath;
+            command.classPath(classPath);
             return this;
         }
 
         ChildJvm start(String mainClass, String... args) throws IOException {
-            List<String> full = new ArrayList<>(command);
-            full.add("-Xmx256m");
-            full.add("-XX:+UseSerialGC");
-            full.add("-Xshare:off"); // no "Sharing is only supported for boot loader classes" noise
-            full.addAll(jvmOptions);
+            command.option("-Xmx256m")
+                    .option("-XX:+UseSerialGC")
+                    .option("-Xshare:off") // no "Sharing is only supported for boot loader classes" noise
+                    .options(jvmOptions);
             if (agent) {
-                full.add("-javaagent:" + (diagnostics ? diagnosticsJar() : agentJar())
-                        + (agentArgument == null ? "" : "=" + agentArgument));
+                if (diagnostics) {
+                    command.option("-javaagent:" + diagnosticsJar() + (agentArgument == null ? "" : "=" + agentArgument));
+                } else {
+                    command.agent(agentArgument);
+                }
             }
-            if (classPath != null) {
-                full.add("-cp");
-                full.add(classPath);
-            }
-            full.add(mainClass);
-            full.addAll(List.of(args));
-            return new ChildJvm(full, environment);
+            return new ChildJvm(command.main(mainClass, args).start());
         }
-    }
-
-    private static void pump(BufferedReader reader, List<String> lines) {
-        Thread thread = new Thread(
-                () -> {
-                    try (reader) {
-                        for (String line; (line = reader.readLine()) != null; ) {
-                            lines.add(line);
-                        }
-                    } catch (IOException e) {
-                        lines.add("<<read failed: " + e + ">>");
-                    }
-                },
-                "child-output");
-        thread.setDaemon(true);
-        thread.start();
     }
 
     long pid() {
         return process.pid();
     }
 
-    void send(String line) throws IOException {
-        stdin.write(line + "\n");
-        stdin.flush();
+    void send(String line) {
+        process.send(line);
     }
 
     /** Sends a command and waits for its {@code ok <command>} line. */
     void command(String line) throws Exception {
-        int before = out.size();
+        int before = process.out().size();
         send(line);
         String verb = line.split(" ")[0];
-        awaitOut(l -> l.equals("ok " + verb), before);
+        process.awaitLine(ChildProcess.Stream.OUT, before, l -> l.equals("ok " + verb), TIMEOUT);
     }
 
     /** Waits for a stdout line matching {@code pattern}; returns its first group (or the line). */
     String awaitOut(Pattern pattern) throws Exception {
-        String line = awaitOut(l -> pattern.matcher(l).find(), 0);
-        Matcher m = pattern.matcher(line);
-        m.find();
-        return m.groupCount() > 0 ? m.group(1) : line;
+        return firstGroup(pattern, ChildProcess.Stream.OUT);
     }
 
     /** Waits for a stderr line matching {@code pattern}; returns its first group (or the line). */
     String awaitErr(Pattern pattern) throws Exception {
-        String line = await(err, l -> pattern.matcher(l).find(), 0);
+        return firstGroup(pattern, ChildProcess.Stream.ERR);
+    }
+
+    private String firstGroup(Pattern pattern, ChildProcess.Stream stream) throws InterruptedException {
+        Predicate<String> matches = l -> pattern.matcher(l).find();
+        String line = process.awaitLine(stream, 0, matches, TIMEOUT);
         Matcher m = pattern.matcher(line);
         m.find();
         return m.groupCount() > 0 ? m.group(1) : line;
     }
 
-    private String awaitOut(Predicate<String> test, int from) throws Exception {
-        return await(out, test, from);
-    }
-
-    private String await(List<String> lines, Predicate<String> test, int from) throws Exception {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (int i = from; i < lines.size(); i++) {
-                if (test.test(lines.get(i))) {
-                    return lines.get(i);
-                }
-            }
-            if (!process.isAlive() && lines == out) {
-                Thread.sleep(100); // let the pump drain
-                for (int i = from; i < lines.size(); i++) {
-                    if (test.test(lines.get(i))) {
-                        return lines.get(i);
-                    }
-                }
-                throw new AssertionError(
-                        "child exited (" + process.exitValue() + ") before the expected line\n" + transcript());
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("timed out waiting for a line\n" + transcript());
-    }
-
     /** Waits for the child to exit and returns its status. */
     int waitFor() throws Exception {
-        if (!process.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-            throw new AssertionError("child did not exit in time\n" + transcript());
-        }
-        Thread.sleep(100);
-        return process.exitValue();
+        return process.awaitExit(TIMEOUT);
     }
 
     List<String> out() {
-        return out;
+        return process.out();
     }
 
     List<String> err() {
-        return err;
+        return process.err();
     }
 
     /** Lines on stderr that come from the agent. */
     List<String> agentLines() {
-        return err.stream().filter(l -> l.startsWith("[blockscope]")).toList();
+        return err().stream().filter(l -> l.startsWith("[blockscope]")).toList();
     }
 
     String transcript() {
-        return "command: " + description + "\n--- stdout\n" + String.join("\n", out) + "\n--- stderr\n"
-                + String.join("\n", err);
+        return process.transcript();
     }
 
     @Override
     public void close() {
-        if (process.isAlive()) {
-            process.destroyForcibly();
-            try {
-                process.waitFor(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        process.close();
     }
 }

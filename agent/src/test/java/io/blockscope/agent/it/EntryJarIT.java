@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.agent.entry.EntryBytecodeTest;
 import io.blockscope.exporter.testing.TestJdks;
+import io.blockscope.testsupport.AgentLauncher;
+import io.blockscope.testsupport.Command;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -106,14 +108,10 @@ class EntryJarIT {
     @ValueSource(ints = {11, 17, 25})
     void launcherEntryHandsOverOnEveryJdk(int jdk) throws Exception {
         Path java = jdk == 17 ? Path.of(ChildJvm.java17()) : TestJdks.require(jdk);
-        Process p = new ProcessBuilder(
-                        List.of(java.toString(), "-jar", ChildJvm.agentJar().toString()))
-                .redirectErrorStream(true)
-                .start();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the launcher did not end");
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        Command.Result launcher = AgentLauncher.run(java);
+        String output = launcher.output();
         assertTrue(output.contains("usage: java -jar blockscope-agent.jar attach <pid>"), output);
         assertTrue(output.contains("blockscope attach failed with status 2"), output);
-        assertEquals(1, p.exitValue(), output);
+        assertEquals(1, launcher.exitCode(), output);
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.agenttest.host.BrokenProbeHost;
 import io.blockscope.agenttest.host.HelloHost;
+import io.blockscope.testsupport.Scrape;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.List;

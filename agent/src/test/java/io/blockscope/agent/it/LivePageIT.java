@@ -5,19 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.server.load.TableSpec;
 import io.blockscope.server.rpc.RpcClient;
+import io.blockscope.testsupport.HeadlessChromium;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
@@ -46,7 +43,7 @@ class LivePageIT {
 
     @Test
     void chromiumShowsTheCopySiteAndTheLeak() throws Exception {
-        String chromium = chromium();
+        HeadlessChromium chromium = HeadlessChromium.in(dir);
         Path control = dir.resolve("demo-control");
         try (ChildJvm server = ChildJvm.builder(ChildJvm.java17())
                 .agent("127.0.0.1:0,leak.sample=1,leak.rate=0,leak.age=2s,copy.sample=16")
@@ -85,7 +82,7 @@ class LivePageIT {
                 server.awaitErr(Pattern.compile("\\[demo\\] leaking reader on"));
                 Thread.sleep(7_000);
 
-                String dom = run(chromium, "--virtual-time-budget=5000", "--dump-dom", page);
+                String dom = chromium.run("--virtual-time-budget=5000", "--dump-dom", page);
                 assertTrue(failure.get() == null, "the copying scans failed: " + failure.get());
                 Matcher refreshes = Pattern.compile("data-refreshes=\"(\\d+)\"").matcher(dom);
                 assertTrue(
@@ -107,7 +104,7 @@ class LivePageIT {
 
                 Path png = Path.of("target", "live-page.png").toAbsolutePath();
                 Files.deleteIfExists(png);
-                run(chromium, "--window-size=1280,760", "--virtual-time-budget=3000", "--screenshot=" + png, page);
+                chromium.run("--window-size=1280,760", "--virtual-time-budget=3000", "--screenshot=" + png, page);
                 byte[] image = Files.readAllBytes(png);
                 assertTrue(image.length > 20_000, "a screenshot with content: " + image.length + " bytes");
                 assertEquals((byte) 0x89, image[0]);
@@ -138,49 +135,5 @@ class LivePageIT {
         return HttpClient.newHttpClient()
                 .send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding())
                 .statusCode();
-    }
-
-    /** Runs headless Chromium with its own profile directory; returns its stdout. */
-    private String run(String chromium, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(
-                chromium,
-                "--headless",
-                "--no-sandbox", // the tests may run as root, where Chromium's sandbox cannot start
-                "--disable-gpu",
-                "--hide-scrollbars",
-                "--no-first-run",
-                "--user-data-dir=" + dir.resolve("chromium-profile")));
-        command.addAll(List.of(args));
-        Path out = dir.resolve("chromium.out");
-        Path err = dir.resolve("chromium.err");
-        Process p = new ProcessBuilder(command)
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile())
-                .start();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("chromium did not finish in 60 s: " + command);
-        }
-        String stdout = Files.readString(out, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), "chromium failed: " + command + "\n" + Files.readString(err));
-        return stdout;
-    }
-
-    /** Debian's chromium (installed by .ci/test), or -Dblockscope.chromium=PATH. */
-    private static String chromium() {
-        String configured = System.getProperty("blockscope.chromium");
-        if (configured != null) {
-            return configured;
-        }
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            for (String name : new String[] {"chromium", "chromium-browser"}) {
-                Path candidate = Path.of(dir, name);
-                if (Files.isExecutable(candidate)) {
-                    return candidate.toString();
-                }
-            }
-        }
-        throw new IllegalStateException("headless Chromium not found on PATH: install Debian's chromium"
-                + " (apt-get install chromium; bash .ci/test does) or pass -Dblockscope.chromium=PATH");
     }
 }

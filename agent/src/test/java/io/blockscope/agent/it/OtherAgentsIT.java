@@ -4,8 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.agenttest.host.OtherAgentsHost;
+import io.blockscope.testsupport.FreePort;
+import io.blockscope.testsupport.Scrape;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -40,8 +41,8 @@ class OtherAgentsIT {
 
     @Test
     void blockscopeFirstWithItsJvmMetrics() throws Exception {
-        int jmxPort = freePort();
-        int otelPort = freePort();
+        int jmxPort = FreePort.pick();
+        int otelPort = FreePort.pick();
         List<String> agents = new ArrayList<>();
         agents.add(blockscope(""));
         agents.add(jmxExporter(jmxPort));
@@ -57,14 +58,15 @@ class OtherAgentsIT {
 
     @Test
     void blockscopeLastLeavesJvmAndGcSeriesToTheOthers() throws Exception {
-        int jmxPort = freePort();
-        int otelPort = freePort();
+        int jmxPort = FreePort.pick();
+        int otelPort = FreePort.pick();
         List<String> agents = new ArrayList<>(otel(otelPort));
         agents.add(jmxExporter(jmxPort));
         agents.add(blockscope(",jvm.metrics=off,gc.source=off"));
         try (ChildJvm child = start(agents)) {
             Scrape scrape = checkAll(child, jmxPort, otelPort);
-            List<String> jvm = scrape.series().keySet().stream()
+            List<String> jvm = scrape.all().stream()
+                    .map(Scrape.Sample::toString)
                     .filter(k -> k.startsWith("jvm_") || k.startsWith("process_"))
                     .collect(Collectors.toList());
             assertEquals(List.of(), jvm, "blockscope serves no jvm_*/process_* series with jvm.metrics=off");
@@ -155,12 +157,6 @@ class OtherAgentsIT {
                     jar + " is missing: the pom copies it in pre-integration-test (mvn verify)");
         }
         return jar;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     /** Polls an agent's /metrics until it answers 200 with text {@code ready} accepts. */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.blockscope.agenttest.host.ValueCopyingFilter;
 import io.blockscope.server.load.TableSpec;
 import io.blockscope.server.rpc.RpcClient;
+import io.blockscope.testsupport.Scrape;
 import java.io.File;
 import java.net.URI;
 import java.nio.file.Files;
@@ -104,39 +105,34 @@ class ServerRpcIT {
 
             assertEquals(500, scrape.value("blockscope_copy_to_heap_total", "component", "value"));
             assertEquals(500L * VALUE_SIZE, scrape.value("blockscope_copy_to_heap_bytes_total", "component", "value"));
-            String site = scrape.series().keySet().stream()
-                    .filter(k -> k.startsWith("blockscope_copy_site_calls_total{")
-                            && k.contains(ValueCopyingFilter.class.getName() + ".filterCell:"))
+            Scrape.Sample site = scrape
+                    .matching(
+                            "blockscope_copy_site_calls_total",
+                            l -> l.getOrDefault("site", "")
+                                    .contains(ValueCopyingFilter.class.getName() + ".filterCell:"))
+                    .stream()
                     .findFirst()
                     .orElseThrow(() -> new AssertionError("no copy site for the filter\n" + scrape.text()));
-            assertEquals(500, scrape.series().get(site));
+            assertEquals(500, site.value());
 
             JsonNode l2 = status.get("l2");
+            assertEquals(l2.get("usedBytes").asLong(), (long) scrape.value("blockscope_bucket_cache_used_bytes"));
+            assertEquals(l2.get("wastedBytes").asLong(), (long) scrape.value("blockscope_bucket_cache_wasted_bytes"));
             assertEquals(
-                    l2.get("usedBytes").asLong(),
-                    scrape.value("blockscope_bucket_cache_used_bytes").longValue());
-            assertEquals(
-                    l2.get("wastedBytes").asLong(),
-                    scrape.value("blockscope_bucket_cache_wasted_bytes").longValue());
-            assertEquals(
-                    l2.get("capacityBytes").asLong(),
-                    scrape.value("blockscope_bucket_cache_capacity_bytes").longValue());
+                    l2.get("capacityBytes").asLong(), (long) scrape.value("blockscope_bucket_cache_capacity_bytes"));
             for (JsonNode c : l2.get("bucketClasses")) {
                 String size = c.get("itemSize").asText();
                 assertEquals(
                         c.get("usedCount").asLong(),
-                        scrape.value("blockscope_bucket_slots", "size_class", size, "state", "used")
-                                .longValue(),
+                        (long) scrape.value("blockscope_bucket_slots", "size_class", size, "state", "used"),
                         size);
                 assertEquals(
                         c.get("freeCount").asLong(),
-                        scrape.value("blockscope_bucket_slots", "size_class", size, "state", "free")
-                                .longValue(),
+                        (long) scrape.value("blockscope_bucket_slots", "size_class", size, "state", "free"),
                         size);
                 assertEquals(
                         c.get("usedBytes").asLong(),
-                        scrape.value("blockscope_bucket_bytes", "size_class", size, "state", "used")
-                                .longValue(),
+                        (long) scrape.value("blockscope_bucket_bytes", "size_class", size, "state", "used"),
                         size);
             }
             assertEquals(1, scrape.value("blockscope_read_path_mode", "mode", "zero-copy"));

@@ -3,6 +3,7 @@ package io.blockscope.agent.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blockscope.testsupport.Scrape;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;

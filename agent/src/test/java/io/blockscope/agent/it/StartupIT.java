@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.agenttest.host.StartupHost;
+import io.blockscope.testsupport.Scrape;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 

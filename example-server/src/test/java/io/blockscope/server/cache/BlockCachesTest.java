@@ -13,12 +13,13 @@ import io.blockscope.server.cache.bucket.BucketCache;
 import io.blockscope.server.cache.bucket.FileIOEngine;
 import io.blockscope.server.cache.combined.CombinedBlockCache;
 import io.blockscope.server.cache.lru.LruBlockCache;
+import io.blockscope.testsupport.Command;
+import io.blockscope.testsupport.JavaCommand;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -154,22 +155,16 @@ class BlockCachesTest {
 
     @Test
     void anL2BeyondTheDirectMemoryLimitFailsWithAHint() throws Exception {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process child = new ProcessBuilder(
-                        java.toString(),
-                        "-XX:MaxDirectMemorySize=16m",
-                        "-Xmx64m",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        OffheapProbe.class.getName())
-                .redirectErrorStream(true)
-                .start();
-        try {
-            String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child JVM did not finish");
-            assertTrue(output.contains("cannot reserve") && output.contains("-XX:MaxDirectMemorySize"), output);
-        } finally {
-            child.destroyForcibly();
-        }
+        Command.Result child = Command.run(
+                JavaCommand.onTestJvm()
+                        .option("-XX:MaxDirectMemorySize=16m")
+                        .option("-Xmx64m")
+                        .classPath(System.getProperty("java.class.path"))
+                        .main(OffheapProbe.class.getName())
+                        .command(),
+                null,
+                Duration.ofSeconds(60));
+        String output = child.output();
+        assertTrue(output.contains("cannot reserve") && output.contains("-XX:MaxDirectMemorySize"), output);
     }
 }

@@ -1,17 +1,14 @@
 package io.blockscope.server.rpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.BufferedReader;
+import io.blockscope.testsupport.ChildProcess;
+import io.blockscope.testsupport.JavaCommand;
+import io.blockscope.testsupport.ProcessThreads;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,83 +19,38 @@ public final class ServerProcess implements AutoCloseable {
 
     private static final String LISTENING = "blockscope-example-server listening on ";
 
-    private final Process process;
+    private final ChildProcess process;
     private final URI uri;
-    private final Path log;
     private final RpcClient client;
 
-    private ServerProcess(Process process, URI uri, Path log) {
+    private ServerProcess(ChildProcess process, URI uri) {
         this.process = process;
         this.uri = uri;
-        this.log = log;
         this.client = new RpcClient(uri, Duration.ofSeconds(30));
     }
 
     /** Starts {@code serve} with {@code args} and waits (up to a minute) for it to listen. */
-    public static ServerProcess start(Path workDirectory, String heap, String... args) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx" + heap);
-        command.add("-cp");
-        command.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
-        command.add("io.blockscope.server.cli.Main");
-        command.add("serve");
-        command.add("--port");
-        command.add("0");
-        command.addAll(List.of(args));
-        Path log = Files.createTempFile(workDirectory, "server-", ".log");
-        Process process =
-                new ProcessBuilder(command).redirectError(log.toFile()).start();
-        CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> readListeningLine(process));
+    public static ServerProcess start(Path workDirectory, String heap, String... args)
+            throws IOException, InterruptedException {
+        String[] serve = new String[args.length + 3];
+        serve[0] = "serve";
+        serve[1] = "--port";
+        serve[2] = "0";
+        System.arraycopy(args, 0, serve, 3, args.length);
+        ChildProcess process = JavaCommand.onTestJvm()
+                .option("-Xmx" + heap)
+                .classPath(JavaCommand.testClassPath())
+                .main("io.blockscope.server.cli.Main", serve)
+                .log(Files.createTempFile(workDirectory, "server-", ".log"))
+                .start();
         try {
-            String url = line.get(60, TimeUnit.SECONDS);
-            if (url == null) {
-                process.waitFor(5, TimeUnit.SECONDS);
-                throw new IOException("server exited (" + exitCode(process) + ") before listening; its stderr:\n"
-                        + Files.readString(log));
-            }
-            return new ServerProcess(process, URI.create(url), log);
-        } catch (IOException e) {
-            process.destroyForcibly();
-            throw e;
-        } catch (Exception e) {
-            process.destroyForcibly();
-            throw new IOException(
-                    "server did not print its listening line in time; its stderr:\n" + Files.readString(log), e);
+            String line = process.awaitLine(l -> l.startsWith(LISTENING), Duration.ofSeconds(60));
+            return new ServerProcess(
+                    process, URI.create(line.substring(LISTENING.length()).trim()));
+        } catch (AssertionError e) {
+            process.close();
+            throw new IOException("the server did not start listening: " + e.getMessage(), e);
         }
-    }
-
-    private static String readListeningLine(Process process) {
-        try {
-            BufferedReader out =
-                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-            String line;
-            while ((line = out.readLine()) != null) {
-                if (line.startsWith(LISTENING)) {
-                    Thread drain = new Thread(() -> drain(out), "server-stdout");
-                    drain.setDaemon(true);
-                    drain.start();
-                    return line.substring(LISTENING.length()).trim();
-                }
-            }
-            return null;
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
-    private static void drain(BufferedReader out) {
-        try {
-            while (out.readLine() != null) {
-                // keep the pipe from filling up
-            }
-        } catch (IOException ignored) {
-            // the process is gone
-        }
-    }
-
-    private static String exitCode(Process process) {
-        return process.isAlive() ? "still running" : "exit code " + process.exitValue();
     }
 
     public URI uri() {
@@ -111,45 +63,21 @@ public final class ServerProcess implements AutoCloseable {
 
     /** The server JVM's thread count, from its /proc entry. */
     public int threads() throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
-            if (line.startsWith("Threads:")) {
-                return Integer.parseInt(line.substring("Threads:".length()).trim());
-            }
-        }
-        throw new IOException("no Threads: line for process " + process.pid());
+        return ProcessThreads.count(process.pid());
     }
 
-    /**
-     * The JVM's threads whose names contain none of {@code pools} (from /proc/PID/task/N/comm,
-     * names cut at 15 characters): what is left when the thread pools that grow and shrink with load
-     * (Jetty's request pool, the JIT's compiler threads) are set aside, so a count that grows is a leak.
-     */
+    /** The server's threads outside the named pools: see {@link ProcessThreads#outside}. */
     public int threadsOutside(String... pools) throws IOException {
-        int count = 0;
-        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(process.pid()), "task"))) {
-            for (Path task : (Iterable<Path>) tasks::iterator) {
-                String name;
-                try {
-                    name = Files.readString(task.resolve("comm")).trim();
-                } catch (IOException gone) {
-                    continue; // the thread ended meanwhile
-                }
-                boolean pooled = false;
-                for (String pool : pools) {
-                    pooled |= name.contains(pool);
-                }
-                count += pooled ? 0 : 1;
-            }
-        }
-        return count;
+        return ProcessThreads.outside(process.pid(), pools);
     }
 
     public boolean isAlive() {
         return process.isAlive();
     }
 
-    public String log() throws IOException {
-        return Files.readString(log);
+    /** What the server wrote to stderr (its log). */
+    public String log() {
+        return String.join("\n", process.err());
     }
 
     public JsonNode status() throws IOException {
@@ -175,11 +103,7 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
-        process.destroy();
-        if (!process.waitFor(15, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            process.waitFor(5, TimeUnit.SECONDS);
-        }
+    public void close() {
+        process.close();
     }
 }

@@ -2,6 +2,7 @@ package io.blockscope.exporter.bench;
 
 import io.blockscope.exporter.testing.ChildJvm;
 import io.blockscope.exporter.testing.TestJdks;
+import io.blockscope.testsupport.ChildProcess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -82,7 +83,7 @@ public final class JfrOverheadBenchmark {
 
     /** {ops per wall-clock s, per process CPU s, per workload-thread CPU s, JFR threads' CPU share}. */
     private static double[] runOnce(String variant, String warmup, String measure) throws Exception {
-        try (ChildJvm child =
+        try (ChildProcess child =
                 ChildJvm.start(TestJdks.current(), JVM_ARGS, AllocationWorkload.class, variant, warmup, measure)) {
             String line = child.awaitLine(
                     l -> l.startsWith("ops_per_s "),

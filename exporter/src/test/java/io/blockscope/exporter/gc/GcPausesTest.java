@@ -1,15 +1,15 @@
 package io.blockscope.exporter.gc;
 
-import static io.blockscope.exporter.testing.Samples.label;
+import static io.blockscope.testsupport.Scrape.label;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.exporter.testing.ChildJvm;
 import io.blockscope.exporter.testing.ExporterChild;
 import io.blockscope.exporter.testing.GcBeans;
-import io.blockscope.exporter.testing.Http;
-import io.blockscope.exporter.testing.Samples;
 import io.blockscope.exporter.testing.TestJdks;
+import io.blockscope.testsupport.ChildProcess;
+import io.blockscope.testsupport.Scrape;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,7 +48,7 @@ class GcPausesTest {
             int pausesPerForcedGc,
             boolean exact) {}
 
-    private static final Map<Case, ChildJvm> CHILDREN = new LinkedHashMap<>();
+    private static final Map<Case, ChildProcess> CHILDREN = new LinkedHashMap<>();
     private static final List<Case> SKIPPED = new ArrayList<>();
 
     private static List<Case> cases() {
@@ -91,7 +91,7 @@ class GcPausesTest {
 
     @AfterAll
     static void stopChildren() throws InterruptedException {
-        for (ChildJvm child : CHILDREN.values()) {
+        for (ChildProcess child : CHILDREN.values()) {
             child.close();
         }
     }
@@ -99,7 +99,7 @@ class GcPausesTest {
     @TestFactory
     List<DynamicTest> exporterCountsWhatTheJvmCounts() {
         List<DynamicTest> tests = new ArrayList<>();
-        for (Map.Entry<Case, ChildJvm> e : CHILDREN.entrySet()) {
+        for (Map.Entry<Case, ChildProcess> e : CHILDREN.entrySet()) {
             tests.add(DynamicTest.dynamicTest(e.getKey().name, () -> verify(e.getKey(), e.getValue())));
         }
         for (Case c : SKIPPED) {
@@ -108,7 +108,7 @@ class GcPausesTest {
         return tests;
     }
 
-    private static void verify(Case c, ChildJvm child) throws Exception {
+    private static void verify(Case c, ChildProcess child) throws Exception {
         Duration startup = Duration.ofSeconds(60);
         String exporterLine = child.awaitLine(l -> l.startsWith("exporter "), startup);
         assertTrue(exporterLine.endsWith("serving true source jfr"), exporterLine + "\n" + child);
@@ -128,9 +128,9 @@ class GcPausesTest {
         long maxPauses = end.pauses() - pre.pauses();
         assertTrue(minCollections >= FORCED, context);
 
-        Samples samples = awaitSamples(port, minCollections, minPauses, context);
+        Scrape samples = awaitSamples(port, minCollections, minPauses, context);
         Thread.sleep(1500); // one more JFR flush: anything beyond the JVM's count would show now
-        samples = Http.scrape(port);
+        samples = Scrape.of(port);
 
         double collections = samples.sum("blockscope_gc_collections_total");
         double pauses = samples.sum("blockscope_gc_pause_seconds_count");
@@ -143,9 +143,10 @@ class GcPausesTest {
                 "pauses outside [" + minPauses + ", " + maxPauses + "]: " + context);
 
         // The forced collections carry the collector's JFR name and the System.gc() cause.
-        Set<String> collectors = samples.of("blockscope_gc_pause_seconds_count", label("cause", SYSTEM_GC)).stream()
-                .map(s -> s.labels().get("gc"))
-                .collect(Collectors.toCollection(TreeSet::new));
+        Set<String> collectors =
+                samples.matching("blockscope_gc_pause_seconds_count", label("cause", SYSTEM_GC)).stream()
+                        .map(s -> s.labels().get("gc"))
+                        .collect(Collectors.toCollection(TreeSet::new));
         assertEquals(c.expectedCollectors, collectors, context);
         // Only the forced collections have this cause, so their pauses are known exactly.
         double forcedPauses = samples.sum("blockscope_gc_pause_seconds_count", label("cause", SYSTEM_GC));
@@ -184,11 +185,11 @@ class GcPausesTest {
         System.out.println(context + " pauseMillis=" + jfrMillis);
     }
 
-    private static Samples awaitSamples(int port, long collections, long pauses, String context) throws Exception {
+    private static Scrape awaitSamples(int port, long collections, long pauses, String context) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        Samples samples;
+        Scrape samples;
         do {
-            samples = Http.scrape(port);
+            samples = Scrape.of(port);
             if (samples.sum("blockscope_gc_collections_total") >= collections
                     && samples.sum("blockscope_gc_pause_seconds_count") >= pauses) {
                 return samples;
@@ -201,7 +202,7 @@ class GcPausesTest {
                 + samples.sum("blockscope_gc_pause_seconds_count"));
     }
 
-    private static GcBeans beans(ChildJvm child, String phase) throws InterruptedException {
+    private static GcBeans beans(ChildProcess child, String phase) throws InterruptedException {
         String line = child.awaitLine(l -> l.startsWith("beans " + phase + " "), Duration.ofSeconds(5));
         return GcBeans.parse(line.substring(("beans " + phase + " ").length()));
     }

@@ -7,7 +7,7 @@ import io.blockscope.exporter.Exporter;
 import io.blockscope.exporter.ExporterConfig;
 import io.blockscope.exporter.endpoint.EndpointKind;
 import io.blockscope.exporter.testing.Http;
-import io.blockscope.exporter.testing.Samples;
+import io.blockscope.testsupport.Scrape;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -45,7 +45,7 @@ class ConcurrentScrapeTest {
         try (Exporter exporter = Exporter.start(
                 ExporterConfig.builder().host("127.0.0.1").port(0).threads(2).build(), kind())) {
             URI metrics = URI.create("http://127.0.0.1:" + exporter.port() + "/metrics");
-            double pausesBefore = Http.scrape(exporter.port()).sum("blockscope_gc_pause_seconds_count");
+            double pausesBefore = Scrape.of(exporter.port()).sum("blockscope_gc_pause_seconds_count");
             ExecutorService pool = Executors.newFixedThreadPool(SCRAPERS + 1);
             try {
                 Future<?> collector = pool.submit(() -> {
@@ -71,7 +71,7 @@ class ConcurrentScrapeTest {
                             assertEquals(200, r.statusCode(), accept);
                             assertTrue(r.body().length > 0, accept);
                             if (accept.startsWith("text/plain") && i % 2 == 1) {
-                                double pauses = Samples.parse(new String(r.body(), StandardCharsets.UTF_8))
+                                double pauses = Scrape.parse(new String(r.body(), StandardCharsets.UTF_8))
                                         .sum("blockscope_gc_pause_seconds_count");
                                 assertTrue(
                                         pauses >= lastPauses,
@@ -93,10 +93,10 @@ class ConcurrentScrapeTest {
             }
             // Every forced collection is eventually there, next to the scrapes' own timing.
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            Samples after;
+            Scrape after;
             do {
                 Thread.sleep(300);
-                after = Http.scrape(exporter.port());
+                after = Scrape.of(exporter.port());
             } while (after.sum("blockscope_gc_pause_seconds_count") < pausesBefore + FORCED_GCS
                     && System.nanoTime() < deadline);
             assertTrue(after.sum("blockscope_gc_pause_seconds_count") >= pausesBefore + FORCED_GCS);

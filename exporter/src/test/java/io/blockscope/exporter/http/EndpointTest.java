@@ -11,7 +11,7 @@ import io.blockscope.exporter.endpoint.EndpointKind;
 import io.blockscope.exporter.self.SelfMetrics;
 import io.blockscope.exporter.testing.ForcedGc;
 import io.blockscope.exporter.testing.Http;
-import io.blockscope.exporter.testing.Samples;
+import io.blockscope.testsupport.Scrape;
 import io.prometheus.metrics.expositionformats.generated.com_google_protobuf_4_36_1.Metrics;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -57,7 +57,7 @@ class EndpointTest {
         assertTrue(exporter.isServing());
         // At least one pause in the histogram, so every format has a GC histogram to show.
         ForcedGc.until(
-                () -> Http.scrape(exporter.port()).sum("blockscope_gc_pause_seconds_count") > 0,
+                () -> Scrape.of(exporter.port()).sum("blockscope_gc_pause_seconds_count") > 0,
                 "no GC pause reached the exporter",
                 Duration.ofSeconds(20));
     }
@@ -78,16 +78,16 @@ class EndpointTest {
         assertEquals(
                 "text/plain; version=0.0.4; charset=utf-8",
                 r.headers().firstValue("Content-Type").orElse(""));
-        Samples samples = Samples.parse(new String(r.body(), StandardCharsets.UTF_8));
-        assertEquals(1, samples.sum("blockscope_gc_source_info", Samples.label("source", "jfr")));
+        Scrape samples = Scrape.parse(new String(r.body(), StandardCharsets.UTF_8));
+        assertEquals(1, samples.sum("blockscope_gc_source_info", Scrape.label("source", "jfr")));
         assertTrue(samples.has("jvm_memory_used_bytes"), "standard JVM metrics are registered");
         assertEquals(
                 1,
-                samples.of("jvm_buffer_pool_used_bytes", Samples.label("pool", "direct"))
+                samples.matching("jvm_buffer_pool_used_bytes", Scrape.label("pool", "direct"))
                         .size(),
                 "the direct buffer pool (where offheap caches live) is exported");
         assertTrue(samples.has("blockscope_gc_pause_seconds_bucket"), "classic buckets in text format");
-        Samples.Sample build = samples.of("blockscope_exporter_build_info").get(0);
+        Scrape.Sample build = samples.matching("blockscope_exporter_build_info").get(0);
         assertEquals(SelfMetrics.version(), build.labels().get("version"));
         assertTrue(
                 build.labels().get("version").matches("\\d+\\.\\d+\\.\\d+.*"), "filtered version: " + build.labels());
@@ -210,9 +210,9 @@ class EndpointTest {
 
     @Test
     void scrapesAreTimed() throws Exception {
-        double before = Http.scrape(exporter.port()).sum("blockscope_scrape_duration_seconds_count");
-        Http.scrape(exporter.port());
-        Samples after = Http.scrape(exporter.port());
+        double before = Scrape.of(exporter.port()).sum("blockscope_scrape_duration_seconds_count");
+        Scrape.of(exporter.port());
+        Scrape after = Scrape.of(exporter.port());
         assertEquals(before + 2, after.sum("blockscope_scrape_duration_seconds_count"));
         assertTrue(after.sum("blockscope_scrape_duration_seconds_sum") > 0);
     }

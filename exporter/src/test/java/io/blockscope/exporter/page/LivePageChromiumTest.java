@@ -8,16 +8,11 @@ import io.blockscope.exporter.Exporter;
 import io.blockscope.exporter.ExporterConfig;
 import io.blockscope.exporter.auth.PasswordHash;
 import io.blockscope.exporter.testing.Http;
+import io.blockscope.testsupport.HeadlessChromium;
 import io.prometheus.metrics.core.metrics.Counter;
-import java.io.File;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -68,7 +63,7 @@ class LivePageChromiumTest {
             leaks.labelValues(IMG_SITE, "gc").inc();
             leaks.labelValues(SCRIPT_SITE, "<b>age</b>").inc();
             Thread.sleep(2 * LivePage.SAMPLE_MS + 500);
-            String dom = chromium("--virtual-time-budget=5000", "--dump-dom", page);
+            String dom = HeadlessChromium.in(dir).run("--virtual-time-budget=5000", "--dump-dom", page);
 
             assertTrue(dom.contains("data-refreshes=\""), dom);
             assertFalse(dom.contains("data-refreshes=\"0\""), "the page's script refreshed it\n" + dom);
@@ -103,10 +98,11 @@ class LivePageChromiumTest {
                     .register(exporter.registry())
                     .labelValues("l2", "hit")
                     .inc(100);
-            String dom = chromium(
-                    "--virtual-time-budget=5000",
-                    "--dump-dom",
-                    "http://prometheus:s3cret@127.0.0.1:" + exporter.port() + "/");
+            String dom = HeadlessChromium.in(dir)
+                    .run(
+                            "--virtual-time-budget=5000",
+                            "--dump-dom",
+                            "http://prometheus:s3cret@127.0.0.1:" + exporter.port() + "/");
             assertTrue(dom.contains("data-verdict=\"zero_copy\""), dom);
             Matcher refreshes = Pattern.compile("data-refreshes=\"(\\d+)\"").matcher(dom);
             assertTrue(refreshes.find() && Integer.parseInt(refreshes.group(1)) >= 1, "refreshed\n" + dom);
@@ -120,44 +116,5 @@ class LivePageChromiumTest {
             n++;
         }
         return n;
-    }
-
-    private String chromium(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(
-                chromiumBinary(),
-                "--headless",
-                "--no-sandbox", // tests may run as root, where Chromium's sandbox cannot start
-                "--disable-gpu",
-                "--no-first-run",
-                "--user-data-dir=" + dir.resolve("profile")));
-        command.addAll(List.of(args));
-        Path out = dir.resolve("out.html");
-        Path err = dir.resolve("err.txt");
-        Process p = new ProcessBuilder(command)
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile())
-                .start();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("chromium did not finish in 60 s: " + command);
-        }
-        assertEquals(0, p.exitValue(), "chromium failed: " + command + "\n" + Files.readString(err));
-        return Files.readString(out, StandardCharsets.UTF_8);
-    }
-
-    /** Debian's chromium on PATH, or -Dblockscope.chromium=PATH. */
-    static String chromiumBinary() {
-        String configured = System.getProperty("blockscope.chromium");
-        if (configured != null) {
-            return configured;
-        }
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            Path candidate = Path.of(dir, "chromium");
-            if (Files.isExecutable(candidate)) {
-                return candidate.toString();
-            }
-        }
-        throw new IllegalStateException("headless Chromium not found on PATH: install Debian's chromium"
-                + " (apt-get install chromium; bash .ci/test does) or pass -Dblockscope.chromium=PATH");
     }
 }

@@ -6,11 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.blockscope.exporter.testing.ChildJvm;
 import io.blockscope.exporter.testing.ExporterChild;
-import io.blockscope.exporter.testing.PrometheusServer;
 import io.blockscope.exporter.testing.TestJdks;
+import io.blockscope.testsupport.ChildProcess;
+import io.blockscope.testsupport.Poll;
+import io.blockscope.testsupport.PrometheusServer;
+import io.blockscope.testsupport.PrometheusSetup;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A real Prometheus with native histograms enabled scrapes a JVM that collects garbage five times
@@ -20,12 +25,13 @@ import org.junit.jupiter.api.Test;
 class PrometheusScrapeTest {
 
     @Test
-    void prometheusStoresTheGcSeriesAndTheirNativeHistogram() throws Exception {
-        try (ChildJvm child = ChildJvm.start(
+    void prometheusStoresTheGcSeriesAndTheirNativeHistogram(@TempDir Path dir) throws Exception {
+        try (ChildProcess child = ChildJvm.start(
                 TestJdks.current(), List.of("-XX:+UseG1GC", "-Xmx64m"), ExporterChild.class, "child.gc-every-ms=200")) {
             String line = child.awaitLine(l -> l.startsWith("exporter "), Duration.ofSeconds(60));
             String target = "127.0.0.1:" + line.split(" ")[2];
-            try (PrometheusServer prometheus = PrometheusServer.start(List.of(target))) {
+            try (PrometheusServer prometheus =
+                    PrometheusSetup.in(dir).target(target).start()) {
                 Duration patience = Duration.ofSeconds(45);
                 JsonNode collections =
                         prometheus.awaitResult("blockscope_gc_collections_total{gc=\"G1Full\"}", patience);
@@ -56,19 +62,17 @@ class PrometheusScrapeTest {
     }
 
     private static double awaitPositive(PrometheusServer prometheus, String promql, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
+        double[] value = {Double.NaN};
+        boolean positive = Poll.until(timeout, () -> {
             JsonNode result = prometheus.query(promql);
-            if (!result.isEmpty()) {
-                double value = result.get(0).path("value").get(1).asDouble(Double.NaN);
-                if (value > 0) {
-                    return value;
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(promql + " never became positive: " + result + "\n" + prometheus.log());
-            }
-            Thread.sleep(500);
+            value[0] = result.isEmpty()
+                    ? Double.NaN
+                    : result.get(0).path("value").get(1).asDouble(Double.NaN);
+            return value[0] > 0;
+        });
+        if (!positive) {
+            throw new AssertionError(promql + " never became positive: " + value[0] + "\n" + prometheus.log());
         }
+        return value[0];
     }
 }

@@ -7,6 +7,7 @@ import io.blockscope.exporter.Exporter;
 import io.blockscope.exporter.ExporterConfig;
 import io.blockscope.exporter.testing.ForcedGc;
 import io.blockscope.exporter.testing.Http;
+import io.blockscope.testsupport.Scrape;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,7 +32,7 @@ class PromtoolCheckTest {
         try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of()))) {
             // so that the GC histograms have series to lint
             ForcedGc.until(
-                    () -> Http.scrape(exporter.port()).sum("blockscope_gc_pause_seconds_count") > 0,
+                    () -> Scrape.of(exporter.port()).sum("blockscope_gc_pause_seconds_count") > 0,
                     "no GC pause reached the exporter",
                     Duration.ofSeconds(20));
             scrape = Http.get(URI.create("http://127.0.0.1:" + exporter.port() + "/metrics"))

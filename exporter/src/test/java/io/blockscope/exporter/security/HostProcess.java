@@ -1,70 +1,44 @@
 package io.blockscope.exporter.security;
 
-import java.io.BufferedReader;
+import io.blockscope.testsupport.ChildProcess;
+import io.blockscope.testsupport.JavaCommand;
+import io.blockscope.testsupport.ProcessThreads;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /** A {@link SecuredHost} JVM: its port, its CPU time, and everything it printed. */
 final class HostProcess implements AutoCloseable {
 
-    private final Process process;
-    private final List<String> out = new ArrayList<>();
-    private final StringBuffer err = new StringBuffer();
+    private static final String PORT_LINE = "exporter port ";
+
+    private final ChildProcess process;
     private final int port;
 
-    private HostProcess(Process process) throws IOException, InterruptedException {
+    private HostProcess(ChildProcess process) throws InterruptedException {
         this.process = process;
-        drain(process.getErrorStream(), line -> err.append(line).append('\n'));
-        BufferedReader reader =
-                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        int p = -1;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        for (String line; (line = reader.readLine()) != null; ) {
-            synchronized (out) {
-                out.add(line);
-            }
-            if (line.startsWith("exporter port ")) {
-                p = Integer.parseInt(line.split(" ")[2]);
-            }
-            if (line.equals("ready") || System.nanoTime() > deadline) {
-                break;
-            }
+        try {
+            process.awaitLine(l -> l.equals("ready"), Duration.ofSeconds(60));
+            String line = process.awaitLine(l -> l.startsWith(PORT_LINE), Duration.ZERO);
+            this.port = Integer.parseInt(line.split(" ")[2]);
+        } catch (AssertionError e) {
+            process.close();
+            throw new AssertionError("the host did not start: " + e.getMessage(), e);
         }
-        if (p < 0) {
-            process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            throw new IOException("the host did not start: " + this);
-        }
-        port = p;
-        drain(process.getInputStream(), line -> {
-            synchronized (out) {
-                out.add(line);
-            }
-        });
     }
 
     /** Starts a host with exporter {@code options} ({@code key=value}) and extra environment variables. */
     static HostProcess start(Map<String, String> environment, List<String> jvmArgs, String... options)
             throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx128m");
-        command.add("-XX:+UseSerialGC");
-        command.addAll(jvmArgs);
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(SecuredHost.class.getName());
-        command.addAll(List.of(options));
-        ProcessBuilder pb = new ProcessBuilder(command);
-        pb.environment().putAll(environment);
-        return new HostProcess(pb.start());
+        JavaCommand command = JavaCommand.onTestJvm()
+                .option("-Xmx128m")
+                .option("-XX:+UseSerialGC")
+                .options(jvmArgs)
+                .classPath(System.getProperty("java.class.path"))
+                .main(SecuredHost.class.getName(), options);
+        environment.forEach(command::env);
+        return new HostProcess(command.start());
     }
 
     int port() {
@@ -77,81 +51,30 @@ final class HostProcess implements AutoCloseable {
 
     /** CPU time (user + system) the whole JVM has used so far. */
     double cpuSeconds() {
-        Duration cpu = process.toHandle().info().totalCpuDuration().orElseThrow();
+        Duration cpu = process.handle().info().totalCpuDuration().orElseThrow();
         return cpu.toNanos() / 1e9;
     }
 
-    /** The host's Java thread count, as its own /proc entry tells. */
-    int threads() throws IOException {
-        for (String line : java.nio.file.Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
-            if (line.startsWith("Threads:")) {
-                return Integer.parseInt(line.substring("Threads:".length()).trim());
-            }
-        }
-        throw new IOException("no Threads: line for " + process.pid());
-    }
-
-    /**
-     * The JVM's threads whose names contain none of {@code pools} (from /proc/PID/task/N/comm,
-     * names cut at 15 characters): what is left when the thread pools that grow and shrink with load
-     * (Jetty's request pool, the JIT's compiler threads) are set aside, so a count that grows is a leak.
-     */
+    /** The host's threads outside the named pools: see {@link ProcessThreads#outside}. */
     int threadsOutside(String... pools) throws IOException {
-        int count = 0;
-        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(process.pid()), "task"))) {
-            for (Path task : (Iterable<Path>) tasks::iterator) {
-                String name;
-                try {
-                    name = Files.readString(task.resolve("comm")).trim();
-                } catch (IOException gone) {
-                    continue; // the thread ended meanwhile
-                }
-                boolean pooled = false;
-                for (String pool : pools) {
-                    pooled |= name.contains(pool);
-                }
-                count += pooled ? 0 : 1;
-            }
-        }
-        return count;
+        return ProcessThreads.outside(process.pid(), pools);
     }
 
     String stdout() {
-        synchronized (out) {
-            return String.join("\n", out);
-        }
+        return String.join("\n", process.out());
     }
 
     String stderr() {
-        return err.toString();
+        return String.join("\n", process.err());
     }
 
     @Override
-    public void close() throws InterruptedException {
-        process.destroy();
-        if (!process.waitFor(5, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-        }
+    public void close() {
+        process.close();
     }
 
     @Override
     public String toString() {
-        return "--- stdout:\n" + stdout() + "\n--- stderr:\n" + stderr();
-    }
-
-    private static void drain(java.io.InputStream stream, java.util.function.Consumer<String> sink) {
-        Thread t = new Thread(
-                () -> {
-                    try (BufferedReader r = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
-                        for (String line; (line = r.readLine()) != null; ) {
-                            sink.accept(line);
-                        }
-                    } catch (IOException e) {
-                        // the process went away
-                    }
-                },
-                "host-drain");
-        t.setDaemon(true);
-        t.start();
+        return process.transcript();
     }
 }

@@ -9,9 +9,12 @@ import io.blockscope.exporter.ExporterConfig;
 import io.blockscope.exporter.auth.PasswordHash;
 import io.blockscope.exporter.testing.RawHttp;
 import io.blockscope.exporter.testing.TestCertificates;
+import io.blockscope.testsupport.Command;
+import io.blockscope.testsupport.JavaCommand;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -168,18 +171,18 @@ class SecretsTest {
     void aHostGivenAMismatchedPairSaysSoInOneLineAndServesNoTls() throws Exception {
         // SecuredHost lets the refusal escape its main, as a host without the agent's guard would: the
         // line is the JVM's report of the exception; it must name both files and hold no key material.
-        Process p = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        SecuredHost.class.getName(),
-                        "host.lifetime-s=5",
-                        "tls.cert=" + one.certPem(),
-                        "tls.key=" + two.keyPem())
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        p.waitFor();
+        String output = Command.run(
+                        JavaCommand.onTestJvm()
+                                .classPath(System.getProperty("java.class.path"))
+                                .main(
+                                        SecuredHost.class.getName(),
+                                        "host.lifetime-s=5",
+                                        "tls.cert=" + one.certPem(),
+                                        "tls.key=" + two.keyPem())
+                                .command(),
+                        null,
+                        Duration.ofSeconds(60))
+                .output();
         assertTrue(output.contains("does not match the certificate"), output);
         assertFalse(output.contains("exporter port"), output);
         assertFalse(output.contains("BEGIN PRIVATE KEY"), output);

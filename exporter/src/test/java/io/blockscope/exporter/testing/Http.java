@@ -5,7 +5,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /** Plain JDK HttpClient calls for tests. */
@@ -28,14 +27,5 @@ public final class Http {
             request.headers(headers);
         }
         return client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-    }
-
-    /** The text-format scrape of {@code http://127.0.0.1:PORT/metrics}, which must answer 200. */
-    public static Samples scrape(int port) throws IOException, InterruptedException {
-        HttpResponse<byte[]> response = get(URI.create("http://127.0.0.1:" + port + "/metrics"));
-        if (response.statusCode() != 200) {
-            throw new AssertionError("scrape of port " + port + " answered " + response.statusCode());
-        }
-        return Samples.parse(new String(response.body(), StandardCharsets.UTF_8));
     }
 }

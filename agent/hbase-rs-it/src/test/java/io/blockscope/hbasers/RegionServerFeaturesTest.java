@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.hbasers.HBaseFeature.Action;
+import io.blockscope.testsupport.Scrape;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -213,8 +214,9 @@ class RegionServerFeaturesTest {
     private static Map<String, Long> siteDeltas(Scrape before, Scrape after) {
         Map<String, Long> deltas = new TreeMap<>();
         for (Scrape.Sample s : after.matching("blockscope_copy_site_bytes_total", l -> true)) {
-            String site = s.labels.get("site");
-            long d = (long) (s.value - before.sum("blockscope_copy_site_bytes_total", l -> site.equals(l.get("site"))));
+            String site = s.labels().get("site");
+            long d = (long)
+                    (s.value() - before.sum("blockscope_copy_site_bytes_total", l -> site.equals(l.get("site"))));
             if (d != 0) {
                 deltas.put(site, d);
             }

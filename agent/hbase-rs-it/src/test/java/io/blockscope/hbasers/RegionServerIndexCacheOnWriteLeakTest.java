@@ -5,15 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.blockscope.testsupport.PrometheusServer;
+import io.blockscope.testsupport.Scrape;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Predicate;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -82,8 +80,8 @@ class RegionServerIndexCacheOnWriteLeakTest {
                     ColumnFamilyDescriptorBuilder.newBuilder(Workload.FAMILY)
                             .setBlocksize(4096)
                             .setCacheIndexesOnWrite(true));
-            try (Prometheus prometheus =
-                    Prometheus.start(prometheusDir, server.metricsUri().getAuthority(), Prometheus.shippedRules())) {
+            try (PrometheusServer prometheus = RegionServerPrometheus.start(
+                    prometheusDir, server.metricsUri().getAuthority())) {
                 if (leaks) {
                     leakedBuffersAreNamedAndAlerted(release, server, prometheus, FLUSHES - 1);
                 } else {
@@ -109,8 +107,8 @@ class RegionServerIndexCacheOnWriteLeakTest {
                             .setBlocksize(1024)
                             .setConfiguration("hfile.index.block.max.size", "1024")
                             .setCacheIndexesOnWrite(true));
-            try (Prometheus prometheus =
-                    Prometheus.start(prometheusDir, server.metricsUri().getAuthority(), Prometheus.shippedRules())) {
+            try (PrometheusServer prometheus = RegionServerPrometheus.start(
+                    prometheusDir, server.metricsUri().getAuthority())) {
                 leakedBuffersAreNamedAndAlerted(
                         System.getProperty("blockscope.hbase.version"), server, prometheus, FLUSHES);
             }
@@ -141,37 +139,39 @@ class RegionServerIndexCacheOnWriteLeakTest {
     }
 
     private static void leakedBuffersAreNamedAndAlerted(
-            String release, RegionServerProcess server, Prometheus prometheus, int atLeast) {
+            String release, RegionServerProcess server, PrometheusServer prometheus, int atLeast) {
         // buffers still held are reported at leak.age, collected ones at the next GC
-        Scrape agent = awaitScrape(server, s -> s.sum("blockscope_block_leaks_total", kind("buffer")) >= atLeast);
-        List<Scrape.Sample> bufferLeaks = agent.matching("blockscope_block_leaks_total", kind("buffer"));
+        Scrape agent = LeakChecks.awaitScrape(
+                server, s -> s.sum("blockscope_block_leaks_total", LeakChecks.kind("buffer")) >= atLeast);
+        List<Scrape.Sample> bufferLeaks = agent.matching("blockscope_block_leaks_total", LeakChecks.kind("buffer"));
         System.out.printf(
                 "HBase %s: pool buffers in use %.0f of %.0f, buffer leaks %s%n",
                 release,
                 agent.value("blockscope_allocator_pool_buffers", "state", "in_use"),
                 agent.value("blockscope_allocator_pool_buffers_max"),
-                describe(bufferLeaks));
+                LeakChecks.describe(bufferLeaks));
         assertAll(
                 () -> assertTrue(
-                        agent.sum("blockscope_block_leaks_total", kind("buffer")) >= atLeast,
-                        "at least " + atLeast + " leaked index buffers counted: " + describe(bufferLeaks)),
+                        agent.sum("blockscope_block_leaks_total", LeakChecks.kind("buffer")) >= atLeast,
+                        "at least " + atLeast + " leaked index buffers counted: " + LeakChecks.describe(bufferLeaks)),
                 () -> assertTrue(
                         bufferLeaks.stream()
-                                .filter(s -> s.value > 0)
-                                .allMatch(s -> s.labels.get("site").startsWith(WRITER_SITE)),
-                        "every leaked buffer named by the index writer that took it: " + describe(bufferLeaks)),
+                                .filter(s -> s.value() > 0)
+                                .allMatch(s -> s.labels().get("site").startsWith(WRITER_SITE)),
+                        "every leaked buffer named by the index writer that took it: "
+                                + LeakChecks.describe(bufferLeaks)),
                 () -> assertEquals(
                         0,
-                        agent.sum("blockscope_block_leaks_total", kind("checkout")),
+                        agent.sum("blockscope_block_leaks_total", LeakChecks.kind("checkout")),
                         "no block checkout leaked: " + agent.describe("blockscope_block_leaks_total")));
-        JsonNode leaked = awaitAlertExpression(prometheus, "BlockscopeBlockRefLeak", true);
+        JsonNode leaked = LeakChecks.awaitAlertExpression(prometheus, "BlockscopeBlockRefLeak", true);
         assertEquals(
                 List.of("buffer"),
-                labelValues(leaked, "kind"),
+                LeakChecks.labelValues(leaked, "kind"),
                 "the leak alert selects the server for buffer leaks only: " + leaked);
     }
 
-    private static void nothingIsReported(String release, RegionServerProcess server, Prometheus prometheus) {
+    private static void nothingIsReported(String release, RegionServerProcess server, PrometheusServer prometheus) {
         // longer than leak.age: a buffer still held would be reported by now
         RegionServerProcess.sleep(8_000);
         Scrape agent = Scrape.of(server.metricsUri());
@@ -191,50 +191,8 @@ class RegionServerIndexCacheOnWriteLeakTest {
                         "no leak: " + agent.describe("blockscope_block_leaks_total")),
                 () -> assertEquals(
                         0,
-                        awaitAlertExpression(prometheus, "BlockscopeBlockRefLeak", false)
+                        LeakChecks.awaitAlertExpression(prometheus, "BlockscopeBlockRefLeak", false)
                                 .size(),
                         "the leak alert selects nothing"));
-    }
-
-    /**
-     * The rows the shipped alert {@code name}'s expression returns: once it returns some, when
-     * {@code expected}; otherwise after several rule evaluations over the server's scrapes.
-     */
-    private static JsonNode awaitAlertExpression(Prometheus prometheus, String name, boolean expected) {
-        String expression = prometheus.alertExpression(name);
-        Instant deadline = Instant.now().plusSeconds(expected ? 30 : 5);
-        JsonNode rows = prometheus.query(expression);
-        while ((rows.size() > 0) != expected && Instant.now().isBefore(deadline)) {
-            RegionServerProcess.sleep(500);
-            rows = prometheus.query(expression);
-        }
-        return rows;
-    }
-
-    private static Scrape awaitScrape(RegionServerProcess server, Predicate<Scrape> condition) {
-        Instant deadline = Instant.now().plusSeconds(30);
-        Scrape scrape = Scrape.of(server.metricsUri());
-        while (!condition.test(scrape) && Instant.now().isBefore(deadline)) {
-            RegionServerProcess.sleep(500);
-            scrape = Scrape.of(server.metricsUri());
-        }
-        return scrape;
-    }
-
-    private static Predicate<Map<String, String>> kind(String kind) {
-        return labels -> kind.equals(labels.get("kind"));
-    }
-
-    private static List<String> labelValues(JsonNode rows, String label) {
-        List<String> values = new ArrayList<>();
-        rows.forEach(row -> values.add(row.path("metric").path(label).asText()));
-        return values.stream().distinct().sorted().collect(Collectors.toList());
-    }
-
-    private static String describe(List<Scrape.Sample> samples) {
-        return samples.stream()
-                .filter(s -> s.value > 0)
-                .map(s -> s.labels.get("site") + " " + s.labels.get("reason") + "=" + (long) s.value)
-                .collect(Collectors.joining(", ", "[", "]"));
     }
 }

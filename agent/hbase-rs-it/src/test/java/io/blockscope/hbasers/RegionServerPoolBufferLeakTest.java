@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.blockscope.exporter.testing.TestJdks;
+import io.blockscope.testsupport.PrometheusServer;
+import io.blockscope.testsupport.Scrape;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,8 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.Predicate;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -110,7 +110,7 @@ class RegionServerPoolBufferLeakTest {
                             probes.value("blockscope_allocator_bytes_total", "source", "pool") > 0,
                             "the reads took buffers from the pool"));
             String target = server.metricsUri().getAuthority();
-            try (Prometheus prometheus = Prometheus.start(prometheusDir, target, Prometheus.shippedRules())) {
+            try (PrometheusServer prometheus = RegionServerPrometheus.start(prometheusDir, target)) {
                 if (leaks) {
                     leakedBuffersAreNamedAndAlerted(release, server, prometheus);
                 } else {
@@ -121,25 +121,27 @@ class RegionServerPoolBufferLeakTest {
     }
 
     private static void leakedBuffersAreNamedAndAlerted(
-            String release, RegionServerProcess server, Prometheus prometheus) {
+            String release, RegionServerProcess server, PrometheusServer prometheus) {
         // leaked buffers still tracked are reported at leak.age, collected ones at the next GC
-        Scrape agent = awaitScrape(server, s -> s.sum("blockscope_block_leaks_total", kind("buffer")) > 0);
-        List<Scrape.Sample> bufferLeaks = agent.matching("blockscope_block_leaks_total", kind("buffer"));
+        Scrape agent = LeakChecks.awaitScrape(
+                server, s -> s.sum("blockscope_block_leaks_total", LeakChecks.kind("buffer")) > 0);
+        List<Scrape.Sample> bufferLeaks = agent.matching("blockscope_block_leaks_total", LeakChecks.kind("buffer"));
         double inUse = agent.value("blockscope_allocator_pool_buffers", "state", "in_use");
         double max = agent.value("blockscope_allocator_pool_buffers_max");
         double exhausted = agent.value("blockscope_allocator_heap_fallbacks_total", "reason", "pool_exhausted");
         System.out.printf(
                 "HBase %s: pool buffers in use %.0f of %.0f, pool_exhausted fallbacks %.0f, buffer leaks %s%n",
-                release, inUse, max, exhausted, describe(bufferLeaks));
+                release, inUse, max, exhausted, LeakChecks.describe(bufferLeaks));
         assertAll(
                 () -> assertTrue(
                         bufferLeaks.stream()
-                                .filter(s -> s.value > 0)
-                                .allMatch(s -> s.labels.get("site").startsWith(DECOMPRESSION_SITE)),
-                        "every leaked buffer named by the block decompression that took it: " + describe(bufferLeaks)),
+                                .filter(s -> s.value() > 0)
+                                .allMatch(s -> s.labels().get("site").startsWith(DECOMPRESSION_SITE)),
+                        "every leaked buffer named by the block decompression that took it: "
+                                + LeakChecks.describe(bufferLeaks)),
                 () -> assertEquals(
                         0,
-                        agent.sum("blockscope_block_leaks_total", kind("checkout")),
+                        agent.sum("blockscope_block_leaks_total", LeakChecks.kind("checkout")),
                         "no block checkout leaked: " + agent.describe("blockscope_block_leaks_total")),
                 () -> assertTrue(exhausted > 0, "reads fell back to the heap for pool_exhausted: " + exhausted),
                 () -> assertTrue(inUse >= 0.95 * max, "the pool drained: " + inUse + " of " + max + " in use"),
@@ -148,17 +150,17 @@ class RegionServerPoolBufferLeakTest {
                                 .anyMatch(l -> l.contains("leak: a buffer taken from pool at " + DECOMPRESSION_SITE)),
                         "the first buffer leak logged with its site; agent lines:\n"
                                 + String.join("\n", server.agentLines())));
-        JsonNode drained = awaitAlertExpression(prometheus, "BlockscopeAllocatorPoolDrained", true);
-        JsonNode leaked = awaitAlertExpression(prometheus, "BlockscopeBlockRefLeak", true);
+        JsonNode drained = LeakChecks.awaitAlertExpression(prometheus, "BlockscopeAllocatorPoolDrained", true);
+        JsonNode leaked = LeakChecks.awaitAlertExpression(prometheus, "BlockscopeBlockRefLeak", true);
         assertAll(
                 () -> assertEquals(1, drained.size(), "the pool-drain alert selects the server: " + drained),
                 () -> assertEquals(
                         List.of("buffer"),
-                        labelValues(leaked, "kind"),
+                        LeakChecks.labelValues(leaked, "kind"),
                         "the leak alert selects the server for buffer leaks only: " + leaked));
     }
 
-    private static void nothingIsReported(String release, RegionServerProcess server, Prometheus prometheus) {
+    private static void nothingIsReported(String release, RegionServerProcess server, PrometheusServer prometheus) {
         // longer than leak.age: a buffer still held would be reported by now
         RegionServerProcess.sleep(8_000);
         Scrape agent = Scrape.of(server.metricsUri());
@@ -177,12 +179,12 @@ class RegionServerPoolBufferLeakTest {
                 () -> assertTrue(inUse < 0.95 * max, "the pool did not drain: " + inUse + " of " + max),
                 () -> assertEquals(
                         0,
-                        awaitAlertExpression(prometheus, "BlockscopeAllocatorPoolDrained", false)
+                        LeakChecks.awaitAlertExpression(prometheus, "BlockscopeAllocatorPoolDrained", false)
                                 .size(),
                         "the pool-drain alert selects nothing"),
                 () -> assertEquals(
                         0,
-                        awaitAlertExpression(prometheus, "BlockscopeBlockRefLeak", false)
+                        LeakChecks.awaitAlertExpression(prometheus, "BlockscopeBlockRefLeak", false)
                                 .size(),
                         "the leak alert selects nothing"));
     }
@@ -222,47 +224,5 @@ class RegionServerPoolBufferLeakTest {
             }
         }
         return rows;
-    }
-
-    /**
-     * The rows the shipped alert {@code name}'s expression returns: once it returns some, when
-     * {@code expected}; otherwise after several rule evaluations over the server's scrapes.
-     */
-    private static JsonNode awaitAlertExpression(Prometheus prometheus, String name, boolean expected) {
-        String expression = prometheus.alertExpression(name);
-        Instant deadline = Instant.now().plusSeconds(expected ? 30 : 5);
-        JsonNode rows = prometheus.query(expression);
-        while ((rows.size() > 0) != expected && Instant.now().isBefore(deadline)) {
-            RegionServerProcess.sleep(500);
-            rows = prometheus.query(expression);
-        }
-        return rows;
-    }
-
-    private static Scrape awaitScrape(RegionServerProcess server, Predicate<Scrape> condition) {
-        Instant deadline = Instant.now().plusSeconds(30);
-        Scrape scrape = Scrape.of(server.metricsUri());
-        while (!condition.test(scrape) && Instant.now().isBefore(deadline)) {
-            RegionServerProcess.sleep(500);
-            scrape = Scrape.of(server.metricsUri());
-        }
-        return scrape;
-    }
-
-    private static Predicate<java.util.Map<String, String>> kind(String kind) {
-        return labels -> kind.equals(labels.get("kind"));
-    }
-
-    private static List<String> labelValues(JsonNode rows, String label) {
-        List<String> values = new java.util.ArrayList<>();
-        rows.forEach(row -> values.add(row.path("metric").path(label).asText()));
-        return values.stream().distinct().sorted().collect(Collectors.toList());
-    }
-
-    private static String describe(List<Scrape.Sample> samples) {
-        return samples.stream()
-                .filter(s -> s.value > 0)
-                .map(s -> s.labels.get("site") + " " + s.labels.get("reason") + "=" + (long) s.value)
-                .collect(Collectors.joining(", ", "[", "]"));
     }
 }

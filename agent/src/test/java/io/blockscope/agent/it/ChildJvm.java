@@ -6,6 +6,7 @@ import io.blockscope.testsupport.ChildProcess;
 import io.blockscope.testsupport.JavaCommand;
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

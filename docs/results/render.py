@@ -74,7 +74,8 @@ def interval(i, digits=4):
 # in the file name where the command is an RPC client's): what each one was.
 BUILDS = {"cap": "agent build",
           "outline": "agent build",
-          "floor": "agent build with a diagnostic switch, left off"}
+          "floor": "agent build with a diagnostic switch, left off",
+          "diag": "diagnostics jar"}
 
 
 def overhead_label(raw, name=""):

@@ -158,8 +158,9 @@ public final class AgentConfig {
         private String hostPort;
         private String profile = "auto";
         private int leakSample = 1024;
-        // a tracked sample costs a stack capture; a busy server samples thousands a second at 1 in 1024
-        private int leakRate = 100;
+        // a tracked sample costs a stack capture (65-100 us cold on a RegionServer's deep stacks), a
+        // fixed cost a second: 10 keeps it near 0.1% of a core; a leak hunt raises it for a while
+        private int leakRate = 10;
         private Duration leakAge = Duration.ofSeconds(60);
         // by bytes: a busy site gets tens of samples a minute, whatever the size of its copies
         private int copySample = 0;

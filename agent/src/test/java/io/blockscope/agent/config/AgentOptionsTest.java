@@ -41,7 +41,7 @@ class AgentOptionsTest {
         assertEquals("9404", config.hostPort());
         assertEquals("auto", config.profile());
         assertEquals(1024, config.leakSample());
-        assertEquals(100, config.leakRate(), "a hundred tracked checkouts a second at most");
+        assertEquals(10, config.leakRate(), "ten tracked checkouts a second at most");
         assertEquals(Duration.ofSeconds(60), config.leakAge());
         assertEquals(0, config.copySample(), "by bytes by default");
         assertEquals(1L << 20, config.copySampleBytes(), "one sample per MiB copied");

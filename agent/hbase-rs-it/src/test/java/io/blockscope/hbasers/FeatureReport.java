@@ -69,7 +69,7 @@ final class FeatureReport {
                     .append(" | `")
                     .append(f.decidedIn)
                     .append("` | ")
-                    .append(f.copying() ? f.alternative : "(zero-copy)")
+                    .append(f.copying() || f.onlyByDesign() ? f.alternative : "(zero-copy)")
                     .append(" |\n");
         }
         return out.toString();

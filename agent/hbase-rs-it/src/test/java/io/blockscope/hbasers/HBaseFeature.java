@@ -21,6 +21,9 @@ final class HBaseFeature {
     final String name;
     final String decidedIn;
     final Map<String, Integer> bytesPerCell = new LinkedHashMap<>();
+    /** Bytes per {@link #over} unit HBase copies by design, by operation: counted apart, not avoidable. */
+    final Map<String, Integer> byDesignPerCell = new LinkedHashMap<>();
+
     int cells;
     String sitePrefix;
     String alternative = "";
@@ -42,6 +45,15 @@ final class HBaseFeature {
     /** Each of the {@link #over} cells copies {@code bytes} of its {@code component}. */
     HBaseFeature copies(String component, int bytes) {
         bytesPerCell.put(component, bytes);
+        return this;
+    }
+
+    /**
+     * Each of the {@link #over} cells (or units) copies {@code bytes} by design, counted under {@code
+     * operation} in {@code blockscope_copy_by_design_bytes_total}.
+     */
+    HBaseFeature byDesign(String operation, int bytes) {
+        byDesignPerCell.put(operation, bytes);
         return this;
     }
 
@@ -76,19 +88,38 @@ final class HBaseFeature {
         return !bytesPerCell.isEmpty();
     }
 
+    /** Copies only by design: none avoidable. */
+    boolean onlyByDesign() {
+        return !copying() && !byDesignPerCell.isEmpty();
+    }
+
     long expectedBytes(String component) {
         return (long) bytesPerCell.getOrDefault(component, 0) * cells;
     }
 
-    /** "value 1,000 B" and the like; "none" for a zero-copy feature. */
+    long expectedByDesignBytes(String operation) {
+        return (long) byDesignPerCell.getOrDefault(operation, 0) * cells;
+    }
+
+    /**
+     * "value 1,000 B" and the like; "none" for a zero-copy feature; "none avoidable; by design
+     * retained-key 10 B" for one that copies only by design.
+     */
     String perCell() {
+        String per = unit.isEmpty() ? "" : " per " + unit;
+        if (onlyByDesign()) {
+            return "none avoidable; by design " + amounts(byDesignPerCell) + per;
+        }
         if (!copying()) {
             return "none";
         }
-        return bytesPerCell.entrySet().stream()
-                        .map(e -> String.format("%s %,d B", e.getKey(), e.getValue()))
-                        .collect(Collectors.joining(", "))
-                + (unit.isEmpty() ? "" : " per " + unit);
+        return amounts(bytesPerCell) + per;
+    }
+
+    private static String amounts(Map<String, Integer> bytes) {
+        return bytes.entrySet().stream()
+                .map(e -> String.format("%s %,d B", e.getKey(), e.getValue()))
+                .collect(Collectors.joining(", "));
     }
 
     @Override

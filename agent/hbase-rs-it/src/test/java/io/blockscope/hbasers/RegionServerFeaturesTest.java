@@ -177,7 +177,12 @@ class RegionServerFeaturesTest {
                 .sum();
         sites.keySet().removeIf(s -> BACKGROUND.stream().anyMatch(s::startsWith));
         long total = counted.values().stream().mapToLong(Long::longValue).sum() - background;
-        System.out.printf("%s: %d seen, counted %s, sites %s%n", f.name, seen, counted, sites);
+        Map<String, Long> byDesign = new LinkedHashMap<>();
+        for (String operation : f.byDesignPerCell.keySet()) {
+            byDesign.put(
+                    operation, delta(before, after, "blockscope_copy_by_design_bytes_total", "operation", operation));
+        }
+        System.out.printf("%s: %d seen, counted %s, sites %s, by design %s%n", f.name, seen, counted, sites, byDesign);
         assertTrue(seen > 0, f.name + ": the read saw nothing");
         List<org.junit.jupiter.api.function.Executable> checks = new ArrayList<>();
         for (String c : COMPONENTS) {
@@ -195,6 +200,10 @@ class RegionServerFeaturesTest {
                     .sum();
             checks.add(() -> assertEquals(total, atSite, f.name + ": every copy named " + f.sitePrefix + ": " + sites));
         }
+        byDesign.forEach((operation, got) -> checks.add(() -> assertTrue(
+                got >= f.expectedByDesignBytes(operation),
+                f.name + ": by-design " + operation + " bytes counted " + got + ", HBase's code copies at least "
+                        + f.expectedByDesignBytes(operation))));
         assertAll(checks.stream());
         measured.add(new FeatureReport.Row(f, f.copying() ? sitesOf(sites, f.sitePrefix) : ""));
     }
@@ -554,14 +563,13 @@ class RegionServerFeaturesTest {
         }));
         // One RPC for the whole table (500 rows of caching): at its end RSRpcServices.scan keeps the row of
         // a last result that may have more cells (rowOfLastPartialResult = lastResult.getRow(), which
-        // clones the row), by design, though the agent counts it as avoidable.
+        // clones the row): by design, so counted as retained-key, and no avoidable copy.
         all.add(HBaseFeature.of(
                         "scan of 3 versions: the row kept across RPCs",
                         "RSRpcServices.scan: rowOfLastPartialResult = lastResult.getRow() (CellUtil.cloneRow)")
-                .copies("row", ROW_BYTES)
+                .byDesign("retained-key", ROW_BYTES)
                 .over(1)
                 .per("scan RPC whose last row may go on")
-                .site("org.apache.hadoop.hbase.client.Result.getRow:")
                 .instead("none: HBase keeps the row across RPCs by design (one row key per RPC)")
                 .run(() -> versions.scanCells(new Scan().readVersions(VERSIONS).setMaxResultSize(64L << 20))));
         return all;

@@ -126,7 +126,8 @@ final class ChildJvm implements AutoCloseable {
                     .options(jvmOptions);
             if (agent) {
                 if (diagnostics) {
-                    command.option("-javaagent:" + diagnosticsJar() + (agentArgument == null ? "" : "=" + agentArgument));
+                    command.option(
+                            "-javaagent:" + diagnosticsJar() + (agentArgument == null ? "" : "=" + agentArgument));
                 } else {
                     command.agent(agentArgument);
                 }

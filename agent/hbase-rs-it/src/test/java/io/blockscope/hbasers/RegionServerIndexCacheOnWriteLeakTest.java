@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.blockscope.testsupport.PrometheusServer;
 import io.blockscope.testsupport.Scrape;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,10 +67,8 @@ class RegionServerIndexCacheOnWriteLeakTest {
     @ParameterizedTest(name = "HBase {0}, leaks root index buffers: {1}")
     @MethodSource("hbase28890")
     void rootIndexBlocksCachedOnWriteLeakOnlyWhereTheBugIs(String release, boolean leaks) throws Exception {
-        Path classPath = Path.of(RegionServerProcess.required("blockscope.hbase.releases.dir"), release + ".classpath");
-        assertTrue(Files.isRegularFile(classPath), classPath + ": the build writes it (mvn verify, src/releases/)");
         try (RegionServerProcess server = RegionServerProcess.builder()
-                        .hbaseClassPath(Files.readString(classPath).trim())
+                        .hbaseClassPath(ReleaseClassPath.of(release))
                         .agent(AGENT)
                         .start();
                 Connection connection = ConnectionFactory.createConnection(server.clientConfiguration())) {

@@ -6,15 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.blockscope.testsupport.PrometheusServer;
 import io.blockscope.testsupport.Scrape;
-import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
-import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Put;
@@ -77,7 +74,7 @@ class RegionServerMobCompactionLeakTest {
             }
             Scrape before = Scrape.of(server.metricsUri());
             admin.majorCompact(name);
-            awaitCompaction(admin, name);
+            Compactions.await(admin, name);
             Scrape agent = LeakChecks.awaitScrape(
                     server, s -> s.sum("blockscope_block_leaks_total", LeakChecks.kind("checkout")) > 0);
             List<Scrape.Sample> checkoutLeaks =
@@ -115,22 +112,6 @@ class RegionServerMobCompactionLeakTest {
                         LeakChecks.labelValues(leaked, "kind").contains("checkout"),
                         "the leak alert selects the server for the leaked checkouts: " + leaked);
             }
-        }
-    }
-
-    private static void awaitCompaction(Admin admin, TableName name) throws IOException {
-        Instant deadline = Instant.now().plusSeconds(60);
-        // the request is queued first: wait for it to start (or to have run already), then to end
-        Instant started = Instant.now().plusSeconds(5);
-        while (admin.getCompactionState(name) == CompactionState.NONE
-                && Instant.now().isBefore(started)) {
-            RegionServerProcess.sleep(100);
-        }
-        while (admin.getCompactionState(name) != CompactionState.NONE) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("the major compaction did not end within 60 s");
-            }
-            RegionServerProcess.sleep(200);
         }
     }
 }

@@ -9,7 +9,6 @@ import io.blockscope.exporter.testing.TestJdks;
 import io.blockscope.testsupport.PrometheusServer;
 import io.blockscope.testsupport.Scrape;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -77,11 +76,9 @@ class RegionServerPoolBufferLeakTest {
     @MethodSource("releases")
     void decompressedSmallBlocksLeakPoolBuffersOnlyWhereTheBugIs(String release, boolean leaks) throws Exception {
         Path java = TestJdks.require(11); // skips, saying how to provide JDK 11, when it is not named
-        Path classPath = Path.of(RegionServerProcess.required("blockscope.hbase.releases.dir"), release + ".classpath");
-        assertTrue(Files.isRegularFile(classPath), classPath + ": the build writes it (mvn verify, src/releases/)");
         try (RegionServerProcess server = RegionServerProcess.builder()
                         .java(java)
-                        .hbaseClassPath(Files.readString(classPath).trim())
+                        .hbaseClassPath(ReleaseClassPath.of(release))
                         .agent(AGENT)
                         .start();
                 Connection connection = ConnectionFactory.createConnection(server.clientConfiguration())) {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.testsupport.Scrape;
-import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,7 +14,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Put;
@@ -67,7 +65,7 @@ class RegionServerRefsAfterWritesTest {
             RegionServerProcess.sleep(LOAD.toMillis() / 4);
             admin.flush(name);
             admin.majorCompact(name);
-            awaitCompaction(admin, name);
+            Compactions.await(admin, name);
             RegionServerProcess.sleep(Math.max(0, start.plus(LOAD).toEpochMilli() - System.currentTimeMillis()));
             load.stop();
             System.out.printf(
@@ -119,22 +117,6 @@ class RegionServerRefsAfterWritesTest {
             scrape = Scrape.of(server.metricsUri());
         }
         return scrape;
-    }
-
-    private static void awaitCompaction(Admin admin, TableName name) throws IOException {
-        Instant deadline = Instant.now().plusSeconds(60);
-        // the request is queued first: wait for it to start (or to have run already), then to end
-        Instant started = Instant.now().plusSeconds(5);
-        while (admin.getCompactionState(name) == CompactionState.NONE
-                && Instant.now().isBefore(started)) {
-            RegionServerProcess.sleep(100);
-        }
-        while (admin.getCompactionState(name) != CompactionState.NONE) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("the major compaction did not end within 60 s");
-            }
-            RegionServerProcess.sleep(200);
-        }
     }
 
     /** A writer, a multi-get reader and a full-scan reader, each on its own thread. */

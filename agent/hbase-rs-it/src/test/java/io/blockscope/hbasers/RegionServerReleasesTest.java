@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.exporter.testing.TestJdks;
 import io.blockscope.testsupport.Scrape;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -36,11 +35,9 @@ class RegionServerReleasesTest {
     @MethodSource("releases")
     void theAgentCountsExactlyOnARegionServerOfAnOlderRelease(String release) throws Exception {
         Path java = TestJdks.require(11); // skips, saying how to provide JDK 11, when it is not named
-        Path classPath = Path.of(RegionServerProcess.required("blockscope.hbase.releases.dir"), release + ".classpath");
-        assertTrue(Files.isRegularFile(classPath), classPath + ": the build writes it (mvn verify, src/releases/)");
         try (RegionServerProcess server = RegionServerProcess.builder()
                         .java(java)
-                        .hbaseClassPath(Files.readString(classPath).trim())
+                        .hbaseClassPath(ReleaseClassPath.of(release))
                         .agent("copy.sample=1,leak.sample=1,leak.rate=0")
                         .start();
                 ServerJmx jmx = ServerJmx.connect(server.pid());

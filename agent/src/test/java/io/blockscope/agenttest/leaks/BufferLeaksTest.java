@@ -105,7 +105,7 @@ class BufferLeaksTest {
             System.gc();
             Thread.sleep(20);
             buffers = points(
-                    metrics.collect(),
+                    registry.scrape(),
                     "blockscope_block_leaks",
                     l -> "buffer".equals(l.get("kind"))
                             && "gc".equals(l.get("reason"))
@@ -116,7 +116,7 @@ class BufferLeaksTest {
                 1.0,
                 ((io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot) buffers.get(0))
                         .getValue());
-        MetricSnapshots scrape = metrics.collect();
+        MetricSnapshots scrape = registry.scrape();
         assertEquals(
                 List.of(),
                 points(scrape, "blockscope_block_leaks", l -> "checkout".equals(l.get("kind"))),

@@ -35,8 +35,9 @@ class LivePageIT {
     private static final String FILTER = "io.blockscope.server.demo.CopyingValueFilter";
     private static final Pattern COPY_ROW = Pattern.compile(
             "<tr class=\"site\"><td class=\"name\">([^<]*)</td><td class=\"num rate\" data-bytes-per-second=\"(\\d+)\">");
-    private static final Pattern LEAK_ROW = Pattern.compile(
-            "<tr class=\"leak\"><td class=\"name\">([^<]*)</td><td>([a-z]+)</td><td class=\"num count\">([0-9,]+)</td>");
+    private static final Pattern LEAK_ROW =
+            Pattern.compile("<tr class=\"leak\"><td class=\"name\">([^<]*)</td><td>([a-z ]+)</td><td>([a-z]+)</td>"
+                    + "<td class=\"num count\">([0-9,]+)</td>");
 
     @TempDir
     Path dir;
@@ -100,7 +101,8 @@ class LivePageIT {
                 assertTrue(
                         leak.group(1).startsWith("io.blockscope.server.demo.LeakingReader.checkOut:"),
                         "the acquiring site: " + leak.group(1));
-                assertTrue(Long.parseLong(leak.group(3).replace(",", "")) > 0, leak.group(0));
+                assertEquals("block", leak.group(2), "what leaked: " + leak.group(0));
+                assertTrue(Long.parseLong(leak.group(4).replace(",", "")) > 0, leak.group(0));
 
                 Path png = Path.of("target", "live-page.png").toAbsolutePath();
                 Files.deleteIfExists(png);

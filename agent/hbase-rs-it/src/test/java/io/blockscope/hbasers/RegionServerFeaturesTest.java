@@ -157,7 +157,7 @@ class RegionServerFeaturesTest {
     @Test
     @Order(2)
     void theDocsCarryTheTableThisRunProduced() throws IOException {
-        FeatureReport report = new FeatureReport(System.getProperty("blockscope.hbase.version"), measured);
+        FeatureReport report = new FeatureReport(getClass(), System.getProperty("blockscope.hbase.version"), measured);
         assertEquals(features().size(), measured.size(), "every feature measured");
         report.check(repository());
     }

@@ -45,6 +45,20 @@ public final class Checkouts {
         TRACKED_CHECKOUTS.getAndAdd(delta);
     }
 
+    /** 1 in how many hits is tracked for hold time and leaks now; 0: none. */
+    public static int checkoutSample() {
+        return checkoutSample;
+    }
+
+    /**
+     * Changes how many hits are tracked while the agent runs: the diagnostics build's switch turns
+     * leak tracking off ({@code 0}) and back on to measure its cost. Checkouts already tracked end
+     * at their return as usual.
+     */
+    public static void checkoutSample(int sample) {
+        checkoutSample = Math.max(0, sample);
+    }
+
     /** Checkouts tracked right now, by every tracker. */
     public static int trackedCheckouts() {
         return trackedCheckouts;

@@ -1,5 +1,6 @@
 package io.blockscope.agent.diagnostics;
 
+import io.blockscope.agent.bootstrap.Checkouts;
 import io.blockscope.agent.bootstrap.Counter;
 import io.blockscope.agent.diagnostics.bootstrap.RecordingGate;
 import io.blockscope.agent.instrument.Instrumenter;
@@ -42,6 +43,8 @@ public final class ProbeSwitch implements ProbeSwitchMBean {
     private volatile BitSet installed;
 
     private volatile long switches;
+    /** The options' checkout sample, which leak tracking goes back to when turned on. */
+    private final int checkoutSample;
 
     /**
      * @param instrumenter    the instrumenter that installed {@code current}
@@ -65,6 +68,7 @@ public final class ProbeSwitch implements ProbeSwitchMBean {
         BitSet all = new BitSet();
         all.set(0, names.size());
         this.installed = all;
+        this.checkoutSample = Checkouts.checkoutSample();
     }
 
     /** Registers this switch as the platform MBean {@value #OBJECT_NAME}. */
@@ -100,6 +104,20 @@ public final class ProbeSwitch implements ProbeSwitchMBean {
         // scrapes does not fill the counter table and send new threads to the shared row
         Counter.retireDeadThreads();
         RecordingGate.open = !paused;
+    }
+
+    @Override
+    public boolean isLeakTracking() {
+        return Checkouts.checkoutSample() > 0;
+    }
+
+    @Override
+    public synchronized void setLeakTracking(boolean on) {
+        if (on && checkoutSample == 0) {
+            throw new IllegalStateException(
+                    "leak tracking is off in the agent's options (leak.sample=0): there is none to turn on");
+        }
+        Checkouts.checkoutSample(on ? checkoutSample : 0);
     }
 
     @Override

@@ -39,4 +39,15 @@ public interface ProbeSwitchMBean {
      * probes' recording costs, not the advice's call itself ({@link #setInstalled} shows all).
      */
     void setPaused(boolean paused);
+
+    /** Whether block checkouts are sampled for hold time and leaks now (see {@link #setLeakTracking}). */
+    boolean isLeakTracking();
+
+    /**
+     * Turns leak tracking off, or back on at the options' {@code leak.sample}, with every probe
+     * still recording: a measurement can alternate windows with and without it and show its own
+     * cost. Off, no checkout is sampled and those already tracked end at their return. An agent
+     * started with {@code leak.sample=0} has none to turn on: an {@link IllegalStateException}.
+     */
+    void setLeakTracking(boolean on);
 }

@@ -137,6 +137,57 @@ class ProbeSwitchIT {
         }
     }
 
+    /**
+     * The leak-tracking switch: every probe keeps recording (exact counts), and only the sampling
+     * of checkouts for hold time and leaks stops and starts again at the options' rate.
+     */
+    @Test
+    void switchesLeakTrackingAloneWhileEveryProbeRecords() throws Exception {
+        try (ChildJvm child = ChildJvm.builder(ChildJvm.java17())
+                .diagnosticsAgent("127.0.0.1:0,leak.sample=1,leak.rate=0")
+                .classPath(ChildJvm.classPath(SERVER))
+                .start(CacheWorkload.class.getName(), "zero-copy")) {
+            int port = Integer.parseInt(child.awaitOut(Pattern.compile("^ready port=(\\d+)")));
+            child.command("work " + ROUNDS);
+            Counts expected = Counts.gets(ROUNDS).plus(Counts.returns(ROUNDS));
+            Scrape on = Scrape.of(port);
+            double held = on.sum("blockscope_block_hold_seconds_count");
+            assertTrue(
+                    held > 0,
+                    "every checkout tracked at leak.sample=1\n" + on.describe("blockscope_block_hold_seconds"));
+
+            child.command("leak false");
+            assertTrue(child.out().contains("leak tracking=false"), child.transcript());
+            child.command("work " + ROUNDS);
+            expected = expected.plus(Counts.gets(ROUNDS)).plus(Counts.returns(ROUNDS));
+            Scrape off = Scrape.of(port);
+            assertEquals(expected, Counts.of(off), "the probes still record\n" + child.transcript());
+            assertEquals(held, off.sum("blockscope_block_hold_seconds_count"), "no checkout tracked while off");
+
+            child.command("leak true");
+            assertTrue(child.out().contains("leak tracking=true"), child.transcript());
+            child.command("work " + ROUNDS);
+            Scrape again = Scrape.of(port);
+            assertTrue(again.sum("blockscope_block_hold_seconds_count") > held, "tracked again once on");
+            child.command("exit");
+            assertEquals(0, child.waitFor(), child.transcript());
+        }
+        try (ChildJvm child = ChildJvm.builder(ChildJvm.java17())
+                .diagnosticsAgent("127.0.0.1:0,leak.sample=0")
+                .classPath(ChildJvm.classPath(SERVER))
+                .start(CacheWorkload.class.getName(), "zero-copy")) {
+            child.awaitOut(Pattern.compile("^ready port=(\\d+)"));
+            child.command("leak true");
+            assertTrue(
+                    child.out()
+                            .contains("leak error java.lang.IllegalStateException: leak tracking is off in the"
+                                    + " agent's options (leak.sample=0): there is none to turn on"),
+                    child.transcript());
+            child.command("exit");
+            assertEquals(0, child.waitFor(), child.transcript());
+        }
+    }
+
     @Test
     void theProductionJarHasNoSwitch() throws Exception {
         try (ChildJvm child = ChildJvm.builder(ChildJvm.java17())

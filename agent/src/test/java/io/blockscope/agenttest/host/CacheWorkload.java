@@ -78,6 +78,11 @@ public final class CacheWorkload {
                 System.out.println("ok pause");
                 continue;
             }
+            if (command[0].equals("leak")) {
+                leakTracking(Boolean.parseBoolean(command[1]));
+                System.out.println("ok leak");
+                continue;
+            }
             if (command[0].equals("probes")) {
                 probes(line.trim().substring("probes".length()).trim());
                 System.out.println("ok probes");
@@ -109,6 +114,22 @@ public final class CacheWorkload {
             System.out.println("pause paused=" + server.getAttribute(name, "Paused"));
         } catch (Exception e) {
             System.out.println("pause error " + e);
+        }
+    }
+
+    /** Turns the agent's leak tracking on or off through the probe switch and reads it back. */
+    private static void leakTracking(boolean on) {
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            ObjectName name = new ObjectName("io.blockscope:type=ProbeSwitch");
+            server.setAttribute(name, new Attribute("LeakTracking", on));
+            System.out.println("leak tracking=" + server.getAttribute(name, "LeakTracking"));
+        } catch (Exception e) {
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            System.out.println("leak error " + root);
         }
     }
 

@@ -284,7 +284,7 @@ final class PeCommand implements Callable<Integer> {
             paramLabel = "DURATION",
             converter = Converters.Time.class,
             description = "With --agent-switch: unmeasured load after every switch, while the JIT recompiles the"
-                    + " retransformed code. Default: 3s, or 0s with --switch-mode pause.")
+                    + " retransformed code. Default: 3s, or 0s with --switch-mode pause or leak-tracking.")
     @org.jspecify.annotations.Nullable
     Duration switchSettle;
 
@@ -295,7 +295,8 @@ final class PeCommand implements Callable<Integer> {
             description = "With --agent-switch: retransform (off windows remove the probes: their whole cost, but"
                     + " every switch recompiles) or pause (the probes stay in and off windows pause their recording:"
                     + " no recompilation, so windows can be short and many; the advice's call itself is not in the"
-                    + " figure). Default: ${DEFAULT-VALUE}.")
+                    + " figure), or leak-tracking (every probe records throughout and only leak tracking is"
+                    + " switched: its own cost). Default: ${DEFAULT-VALUE}.")
     String switchMode;
 
     @Option(
@@ -401,16 +402,19 @@ final class PeCommand implements Callable<Integer> {
         if (spec.commandLine().getParseResult().hasMatchedOption("--rounds")) {
             throw new IllegalArgumentException("--agent-switch alternates its own windows: drop --rounds");
         }
-        if (!switchMode.equals("retransform") && !switchMode.equals("pause")) {
-            throw new IllegalArgumentException("--switch-mode takes retransform or pause, got '" + switchMode + "'");
+        if (!List.of("retransform", "pause", "leak-tracking").contains(switchMode)) {
+            throw new IllegalArgumentException(
+                    "--switch-mode takes retransform, pause or leak-tracking, got '" + switchMode + "'");
         }
         boolean pause = switchMode.equals("pause");
+        boolean leakTracking = switchMode.equals("leak-tracking");
         ProbeSwitchRun.Settings switching = new ProbeSwitchRun.Settings(
                 agentSwitch,
                 switchProbes,
-                switchSettle != null ? switchSettle : pause ? Duration.ZERO : Duration.ofSeconds(3),
+                switchSettle != null ? switchSettle : pause || leakTracking ? Duration.ZERO : Duration.ofSeconds(3),
                 agentPid,
-                pause);
+                pause,
+                leakTracking);
         PeSettings settings = new PeSettings(
                 workloads,
                 threads,

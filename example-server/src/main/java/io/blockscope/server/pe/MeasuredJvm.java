@@ -109,6 +109,19 @@ final class MeasuredJvm implements AutoCloseable {
         return (Boolean) attribute("Paused");
     }
 
+    /** Turns the agent's leak tracking off or on (every probe recording either way); returns the new state. */
+    boolean leakTracking(boolean on) throws Exception {
+        attribute("LeakTracking"); // fails clearly when the switch is absent
+        try {
+            server.setAttribute(probeSwitch, new Attribute("LeakTracking", on));
+        } catch (javax.management.RuntimeMBeanException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new IllegalArgumentException(
+                    "the agent refused leak tracking " + (on ? "on" : "off") + ": " + cause.getMessage(), e);
+        }
+        return (Boolean) attribute("LeakTracking");
+    }
+
     /** How many times the agent's installed probes changed. */
     long switches() throws Exception {
         return ((Number) attribute("Switches")).longValue();

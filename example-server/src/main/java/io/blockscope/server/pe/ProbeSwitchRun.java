@@ -40,8 +40,12 @@ public final class ProbeSwitchRun {
      * @param agentPid the server whose agent is switched and whose CPU is measured (RPC); 0: this JVM
      * @param pause    off windows pause the installed probes' recording instead of removing them:
      *                 no retransformation, no recompilation, so windows can be short and many
+     * @param leakTracking every window records with the probes {@code probes} names, and only leak
+     *                 tracking is switched: off in the off windows, on in the on windows (no
+     *                 retransformation): the figure is leak tracking's own cost
      */
-    public record Settings(int pairs, String probes, Duration settle, long agentPid, boolean pause) {
+    public record Settings(
+            int pairs, String probes, Duration settle, long agentPid, boolean pause, boolean leakTracking) {
         public Settings {
             if (pairs < 2 || pairs > 1000) {
                 throw new IllegalArgumentException("--agent-switch takes 2..1000 pairs of windows, got " + pairs);
@@ -53,6 +57,14 @@ public final class ProbeSwitchRun {
             if (settle.isNegative()) {
                 throw new IllegalArgumentException("--switch-settle must not be negative, got " + settle);
             }
+            if (pause && leakTracking) {
+                throw new IllegalArgumentException("--switch-mode is pause or leak-tracking, not both");
+            }
+        }
+
+        /** Probes switched in and out (retransform) or paused. */
+        public Settings(int pairs, String probes, Duration settle, long agentPid, boolean pause) {
+            this(pairs, probes, settle, agentPid, pause, false);
         }
     }
 
@@ -138,10 +150,14 @@ public final class ProbeSwitchRun {
             throw new IllegalArgumentException("--agent-switch measures one --workload at one --threads count by"
                     + " --duration (each window's length), and alternates its own windows: drop --ops and --rounds");
         }
+        if (settings.leakTracking()) {
+            jvm.leakTracking(true); // refused here, before anything runs, when the agent has none
+        }
         String all = jvm.allProbes();
         String previous = jvm.installed();
         String initial = jvm.install(settings.probes()); // checks the names before anything runs
-        String offLabel = settings.pause() ? "paused" : "none";
+        String offLabel = settings.leakTracking() ? initial : settings.pause() ? "paused" : "none";
+        String onLabel = settings.leakTracking() ? initial + " + leak tracking" : initial;
         WorkloadShape shape = pe.shape(pe.workloads().get(0));
         int threads = pe.threads().get(0);
         boolean self = target.url() == null;
@@ -150,7 +166,10 @@ public final class ProbeSwitchRun {
             PerformanceEvaluation evaluation = new PerformanceEvaluation(pe, List.of(target), progress);
             progress.println("[pe] " + target.label() + ": " + target.loadIntoCache());
             progress.println("[pe] agent-switch: " + jvm.description() + ", probes " + all + "; on windows install "
-                    + initial + (settings.pause() ? ", off windows pause their recording; " : ", off windows none; ")
+                    + initial
+                    + (settings.leakTracking()
+                            ? " recording throughout, leak tracking on in the on windows and off in the off windows; "
+                            : settings.pause() ? ", off windows pause their recording; " : ", off windows none; ")
                     + (2 * settings.pairs() + 1) + " windows of " + pe.duration()
                     + ", each after " + settings.settle() + " of unmeasured load");
             if (!pe.warmup().isZero()) {
@@ -161,7 +180,10 @@ public final class ProbeSwitchRun {
                 boolean installed = i % 2 == 1;
                 long switchStart = System.nanoTime();
                 String probes;
-                if (settings.pause()) {
+                if (settings.leakTracking()) {
+                    jvm.leakTracking(installed);
+                    probes = installed ? onLabel : offLabel;
+                } else if (settings.pause()) {
                     jvm.pause(!installed);
                     probes = installed ? initial : offLabel;
                 } else {
@@ -214,6 +236,9 @@ public final class ProbeSwitchRun {
             if (settings.pause()) {
                 jvm.pause(false);
             }
+            if (settings.leakTracking()) {
+                jvm.leakTracking(true);
+            }
             jvm.install(previous); // the JVM is left with the probes it had
         }
         Map<String, Object> report = report(settings, windows, target, jvm, command);
@@ -264,10 +289,13 @@ public final class ProbeSwitchRun {
                                 ? "in-process PE: CPU of this process (reads, GC, JIT, agent) per operation"
                                 : "RPC server (" + jvm.description() + "): CPU of the server process per operation of"
                                         + " this PE client")
-                        + (settings.pause()
-                                ? ", one warm JVM, probes installed throughout and their recording paused in the off"
-                                        + " windows (no retransformation), windows of measured load after "
-                                : ", one warm JVM, probes switched by retransformation, windows of measured load after ")
+                        + (settings.leakTracking()
+                                ? ", one warm JVM, probes installed and recording throughout, leak tracking on in the"
+                                        + " on windows and off in the off windows, windows of measured load after "
+                                : settings.pause()
+                                        ? ", one warm JVM, probes installed throughout and their recording paused in the off"
+                                                + " windows (no retransformation), windows of measured load after "
+                                        : ", one warm JVM, probes switched by retransformation, windows of measured load after ")
                         + settings.settle() + " of unmeasured load each; on window vs the mean of its neighbours");
         report.put("probes", windows.get(1).probes());
         report.put("agentSwitches", jvm.switches());

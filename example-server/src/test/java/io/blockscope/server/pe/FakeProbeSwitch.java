@@ -27,6 +27,10 @@ public final class FakeProbeSwitch implements AutoCloseable {
         boolean isPaused();
 
         void setPaused(boolean paused);
+
+        boolean isLeakTracking();
+
+        void setLeakTracking(boolean on);
     }
 
     private static final Set<String> PROBES = Set.of("block-get", "block-return", "cell-copy");
@@ -36,8 +40,12 @@ public final class FakeProbeSwitch implements AutoCloseable {
     private String installed = "all";
     private long switches;
     private boolean paused;
+    private boolean leakTracking = true;
+    /** Whether the agent was started with leak.sample=0 (nothing to turn on). */
+    private final boolean leakTrackingOff;
 
-    private FakeProbeSwitch() throws Exception {
+    private FakeProbeSwitch(boolean leakTrackingOff) throws Exception {
+        this.leakTrackingOff = leakTrackingOff;
         name = new ObjectName(MeasuredJvm.SWITCH_NAME);
         SwitchMBean bean = new SwitchMBean() {
             @Override
@@ -76,6 +84,20 @@ public final class FakeProbeSwitch implements AutoCloseable {
             }
 
             @Override
+            public synchronized boolean isLeakTracking() {
+                return leakTracking && !leakTrackingOff;
+            }
+
+            @Override
+            public synchronized void setLeakTracking(boolean on) {
+                if (on && leakTrackingOff) {
+                    throw new IllegalStateException("leak tracking is off in the agent's options (leak.sample=0)");
+                }
+                installs.add(on ? "leak on" : "leak off");
+                leakTracking = on;
+            }
+
+            @Override
             public String getProbes() {
                 return "block-get,block-return,cell-copy";
             }
@@ -84,7 +106,12 @@ public final class FakeProbeSwitch implements AutoCloseable {
     }
 
     static FakeProbeSwitch register() throws Exception {
-        return new FakeProbeSwitch();
+        return new FakeProbeSwitch(false);
+    }
+
+    /** A switch of an agent started with {@code leak.sample=0}. */
+    static FakeProbeSwitch registerWithoutLeakTracking() throws Exception {
+        return new FakeProbeSwitch(true);
     }
 
     synchronized List<String> installs() {

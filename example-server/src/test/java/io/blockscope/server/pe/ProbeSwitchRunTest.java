@@ -2,12 +2,15 @@ package io.blockscope.server.pe;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.blockscope.server.cli.Main;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -124,6 +127,50 @@ class ProbeSwitchRunTest {
         assertEquals(List.of("paused", "all", "paused", "all", "paused"), probes);
         assertTrue(report.path("measured").asText().contains("recording paused"), report.toString());
         assertTrue(report.path("command").asText().contains("--switch-mode pause"), report.toString());
+    }
+
+    @Test
+    void inLeakTrackingModeEveryProbeRecordsAndOnlyLeakTrackingAlternates() throws Exception {
+        Path json = dir.resolve("leak.json");
+        try (FakeProbeSwitch agent = FakeProbeSwitch.register()) {
+            int exit = Main.execute(leakTrackingRun(json));
+            assertEquals(0, exit);
+            assertEquals(
+                    List.of(
+                            "leak on",
+                            "all",
+                            "leak off",
+                            "leak on",
+                            "leak off",
+                            "leak on",
+                            "leak off",
+                            "leak on",
+                            "all"),
+                    agent.installs());
+        }
+        JsonNode report = new ObjectMapper().readTree(json.toFile());
+        List<String> probes = new ArrayList<>();
+        report.path("runs").forEach(run -> probes.add(run.path("probes").asText()));
+        assertEquals(List.of("all", "all + leak tracking", "all", "all + leak tracking", "all"), probes);
+        assertTrue(report.path("measured").asText().contains("leak tracking on in the on windows"), report.toString());
+    }
+
+    @Test
+    void leakTrackingModeIsRefusedBeforeAnyWindowWhenTheAgentHasNone() throws Exception {
+        Path json = dir.resolve("refused.json");
+        try (FakeProbeSwitch agent = FakeProbeSwitch.registerWithoutLeakTracking()) {
+            assertNotEquals(0, Main.execute(leakTrackingRun(json)));
+            assertEquals(List.of(), agent.installs(), "refused before anything was switched");
+        }
+        assertFalse(Files.exists(json));
+    }
+
+    private static String[] leakTrackingRun(Path json) {
+        return new String[] {
+            "pe", "--agent-switch", "2", "--switch-mode", "leak-tracking", "--workload", "randomRead", "--threads", "1",
+            "--read-path", "zero-copy", "--duration", "100ms", "--warmup", "0s", "--rows", "2000", "--no-progress",
+            "--json", json.toString()
+        };
     }
 
     @Test

@@ -91,8 +91,10 @@ def overhead_label(raw, name=""):
             workload += ", copy read path"
         probes = re.search(r"--switch-probes (\S+)", command)
         paused = "--switch-mode pause" in command
+        leak_switch = "--switch-mode leak-tracking" in command
         workload += (f", one warm JVM: probes {probes.group(1) if probes else 'all'}"
-                     + (" recording / paused" if paused else " installed / removed"))
+                     + (" recording throughout, leak tracking on / off" if leak_switch
+                        else " recording / paused" if paused else " installed / removed"))
         leak = re.search(r"leak\.sample=(\d+)", command)
         if not leak and "--agent-pid" in command:
             leak = re.search(r"-leak(\d+)-", name)  # the server's option, named in the file name

@@ -14,7 +14,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * through {@code getXxxArray()}, {@code CellUtil}'s clones and copies and a comparator's inherited
  * buffer path: the agent counts each copy once with its bytes and the driver's method as the site
  * (with the comparator's class for the comparator's copies), and does not count reads of a heap
- * {@code KeyValue} or of a cell over a heap buffer. Also in a JVM without hbase-server, where only the cell probes
+ * {@code KeyValue} or of a cell over a heap buffer. A tag's value copied out of an offheap cell
+ * ({@code Tag.cloneValue}, {@code Tag.copyValueTo}: how the AccessController reads a cell ACL) is a
+ * tags copy; the same of a heap-backed tag is not. Also in a JVM without hbase-server, where only the cell probes
  * have targets and the rest are reported as skipped.
  */
 class AgentCopyTest {
@@ -101,12 +103,20 @@ class AgentCopyTest {
                 copied.number("copies.qualifier.bytes"),
                 scrape.value("blockscope_copy_to_heap_bytes_total", "component", "qualifier"),
                 where);
-        for (String component : List.of("row", "family", "tags")) {
+        for (String component : List.of("row", "family")) {
             assertEquals(
                     0,
                     scrape.value("blockscope_copy_to_heap_total", "component", component),
                     where + ": no " + component + " copies (heap KeyValue reads are not copies)");
         }
+        assertEquals(
+                copied.number("copies.tag.cloned") + copied.number("copies.tag.into"),
+                scrape.value("blockscope_copy_to_heap_total", "component", "tags"),
+                where + ": the offheap cell's tag values, none of the heap-backed tags'");
+        assertEquals(
+                copied.number("copies.tag.cloned.bytes") + copied.number("copies.tag.into.bytes"),
+                scrape.value("blockscope_copy_to_heap_bytes_total", "component", "tags"),
+                where);
         assertSite(scrape, DRIVER + "readValues:", copied.number("copies.value"), copied.number("copies.value.bytes"));
         assertSite(
                 scrape, DRIVER + "cloneValues:", copied.number("copies.cloned"), copied.number("copies.cloned.bytes"));
@@ -117,6 +127,16 @@ class AgentCopyTest {
                 "io.blockscope.hbaseit.driver.CopyingReader(CopyingComparator).compareValues:",
                 copied.number("copies.compared"),
                 copied.number("copies.compared.bytes"));
+        assertSite(
+                scrape,
+                DRIVER + "cloneTagValues:",
+                copied.number("copies.tag.cloned"),
+                copied.number("copies.tag.cloned.bytes"));
+        assertSite(
+                scrape,
+                DRIVER + "copyTagValuesInto:",
+                copied.number("copies.tag.into"),
+                copied.number("copies.tag.into.bytes"));
         assertSite(
                 scrape,
                 DRIVER + "readQualifiers:",

@@ -20,8 +20,9 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 /**
  * One table of a feature run: created with the family {@link Workload#FAMILY} as {@code family}
  * configures it, loaded with {@code rows} rows of {@code versions} versions of one cell
- * ({@link Workload#QUALIFIER}, {@code value(row)}), flushed to an HFile and read twice so that its
- * blocks are in the offheap BucketCache.
+ * ({@link Workload#QUALIFIER}, {@code value(row)}; each Put as {@code put} dresses it, with a cell
+ * ACL or a visibility expression), flushed to an HFile and read twice so that its blocks are in the
+ * offheap BucketCache.
  */
 final class FeatureTable implements AutoCloseable {
 
@@ -40,6 +41,17 @@ final class FeatureTable implements AutoCloseable {
             int versions,
             IntFunction<byte[]> value,
             UnaryOperator<ColumnFamilyDescriptorBuilder> family) {
+        return create(connection, name, rows, versions, value, family, p -> p);
+    }
+
+    static FeatureTable create(
+            Connection connection,
+            String name,
+            int rows,
+            int versions,
+            IntFunction<byte[]> value,
+            UnaryOperator<ColumnFamilyDescriptorBuilder> family,
+            UnaryOperator<Put> put) {
         try {
             TableName tableName = TableName.valueOf(name);
             try (Admin admin = connection.getAdmin()) {
@@ -52,8 +64,8 @@ final class FeatureTable implements AutoCloseable {
                 for (int v = 0; v < versions; v++) {
                     List<Put> puts = new ArrayList<>();
                     for (int i = 0; i < rows; i++) {
-                        puts.add(new Put(Workload.row(i))
-                                .addColumn(Workload.FAMILY, Workload.QUALIFIER, value.apply(i)));
+                        puts.add(put.apply(new Put(Workload.row(i))
+                                .addColumn(Workload.FAMILY, Workload.QUALIFIER, value.apply(i))));
                     }
                     table.put(puts);
                 }
@@ -67,6 +79,11 @@ final class FeatureTable implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The same table read through {@code other} (another user's connection); closed on its own. */
+    FeatureTable readBy(Connection other) throws IOException {
+        return new FeatureTable(other.getTable(table.getName()), rows);
     }
 
     /** The cells {@code scan} returns. */

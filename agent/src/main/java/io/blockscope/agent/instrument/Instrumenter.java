@@ -184,12 +184,17 @@ public final class Instrumenter {
         return retransformFailures.get();
     }
 
+    /**
+     * The classes a probe names, and the subtypes of its {@code subtype:} roots that are classes. A
+     * type named exactly may be an interface: its static methods have code of their own (HBase's
+     * {@code Tag.cloneValue(Tag)}); an abstract method is never matched ({@link #methodMatcher}).
+     */
     static ElementMatcher.Junction<TypeDescription> typeMatcher(List<TypeSpec> types) {
         ElementMatcher.Junction<TypeDescription> matcher = none();
         for (TypeSpec type : types) {
-            matcher = matcher.or(type.subtypes() ? subtypeOf(type.name()) : named(type.name()));
+            matcher = matcher.or(type.subtypes() ? subtypeOf(type.name()).and(not(isInterface())) : named(type.name()));
         }
-        return matcher.and(not(isInterface()));
+        return matcher;
     }
 
     /**

@@ -118,14 +118,18 @@ public final class TargetFilter {
      * on each of the thousands already loaded cost more than the whole rest of the start.
      */
     public boolean mayMatch(Class<?> type) {
-        if (type.getClassLoader() == null || type.isInterface() || type.isArray() || type.isPrimitive()) {
-            return false; // bootstrap classes are ignored; only classes are targets (typeMatcher)
+        if (type.getClassLoader() == null || type.isArray() || type.isPrimitive()) {
+            return false; // bootstrap classes are ignored
         }
         String internalName = type.getName().replace('.', '/');
         if (ignored(internalName)) {
             return false;
         }
-        return names.contains(internalName) || (!roots.isEmpty() && reachesRoot(type, 0));
+        if (names.contains(internalName)) {
+            return true; // named exactly: a class, or an interface with static methods (typeMatcher)
+        }
+        // a subtype root's interfaces are no targets themselves, only the classes implementing them
+        return !type.isInterface() && !roots.isEmpty() && reachesRoot(type, 0);
     }
 
     private boolean reachesRoot(Class<?> type, int depth) {

@@ -1,11 +1,17 @@
 package io.blockscope.agent.instrument;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.agent.profile.MethodSpec;
 import io.blockscope.agent.profile.Profile;
 import io.blockscope.agent.profile.ProfileParser;
+import io.blockscope.agent.profile.TypeSpec;
+import io.blockscope.agenttest.host.Hierarchy.Impl;
+import io.blockscope.agenttest.host.Hierarchy.Marker;
 import java.util.List;
+import net.bytebuddy.description.type.TypeDescription;
 import org.junit.jupiter.api.Test;
 
 class InstrumenterTest {
@@ -42,5 +48,17 @@ class InstrumenterTest {
                 PROFILE.probe("occupancy-by-use").methods(),
                 Instrumenter.methodsToInstrument(PROFILE.probe("occupancy-by-use"), false));
         assertEquals(PROFILE.probe("get").methods(), Instrumenter.methodsToInstrument(PROFILE.probe("get"), false));
+    }
+
+    @Test
+    void anInterfaceNamedExactlyIsATargetButNotWhenItIsASubtypeRoot() {
+        TypeDescription marker = TypeDescription.ForLoadedType.of(Marker.class);
+        assertTrue(
+                Instrumenter.typeMatcher(List.of(TypeSpec.parse(Marker.class.getName())))
+                        .matches(marker),
+                "named: its static methods have code (HBase's Tag.cloneValue)");
+        TypeSpec root = TypeSpec.parse("subtype:" + Marker.class.getName());
+        assertFalse(Instrumenter.typeMatcher(List.of(root)).matches(marker), "a root interface: only its classes");
+        assertTrue(Instrumenter.typeMatcher(List.of(root)).matches(TypeDescription.ForLoadedType.of(Impl.class)));
     }
 }

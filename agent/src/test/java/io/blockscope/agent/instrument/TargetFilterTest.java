@@ -117,6 +117,14 @@ class TargetFilterTest {
         assertFalse(interfaces.mayMatch(Child.class));
     }
 
+    @Test
+    void anInterfaceNamedExactlyMayBeATargetLoadedOrLoading() {
+        TargetFilter named = new TargetFilter(Set.of(name(Marker.class)), Set.of(), false);
+        assertTrue(named.mayMatch(Marker.class), "loaded before the agent: its static methods have code");
+        assertTrue(named.mayMatch(name(Marker.class), LOADER, bytes(Marker.class)));
+        assertFalse(named.mayMatch(Impl.class), "not its implementations");
+    }
+
     private static String name(Class<?> type) {
         return type.getName().replace('.', '/');
     }

@@ -60,6 +60,10 @@ class ProfileParserTest {
         assertEquals(
                 Component.VALUE,
                 probe(profile, "cell-copy", ProbeSpec.CopyDoor.class).componentFor("getValueArray"));
+        ProbeSpec.CopyDoor tag = probe(profile, "tag-copy", ProbeSpec.CopyDoor.class);
+        assertEquals(Component.TAGS, tag.componentFor("cloneValue"), "a cell ACL parsed from an offheap tag");
+        assertEquals(Component.TAGS, tag.componentFor("copyValueTo"));
+        assertEquals(List.of(TypeSpec.parse("org.apache.hadoop.hbase.Tag")), tag.types(), "the interface, named");
     }
 
     @Test

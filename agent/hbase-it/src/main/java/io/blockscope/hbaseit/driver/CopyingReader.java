@@ -3,12 +3,17 @@ package io.blockscope.hbaseit.driver;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Iterator;
+import org.apache.hadoop.hbase.ArrayBackedTag;
+import org.apache.hadoop.hbase.ByteBufferExtendedCell;
 import org.apache.hadoop.hbase.ByteBufferKeyValue;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.NoTagsByteBufferKeyValue;
 import org.apache.hadoop.hbase.PrivateCellUtil;
+import org.apache.hadoop.hbase.Tag;
 import org.apache.hadoop.hbase.filter.ByteArrayComparable;
 import org.apache.hadoop.hbase.util.Bytes;
 
@@ -20,7 +25,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  * {@code getXxxArray()}: {@code CellUtil.cloneValue} and {@code copyValueTo}, and a comparator that
  * inherits {@code ByteArrayComparable}'s copying {@code compareTo(ByteBuffer, int, int)}, compared
  * through {@code PrivateCellUtil.compareValue} as HBase's filters do; and a {@code ByteBufferKeyValue}
- * over a heap buffer, whose copies are heap to heap and not counted. Needs hbase-common only.
+ * over a heap buffer, whose copies are heap to heap and not counted. Then a tag's value, as the
+ * AccessController reads a cell ACL: {@code Tag.cloneValue} and {@code Tag.copyValueTo} on the tags
+ * of an offheap cell (counted as tags), of the same cell over a heap buffer and of a heap
+ * {@code KeyValue} (not counted). Needs hbase-common only.
  *
  * <p>Checkpoint {@code copied} reports what it copied: the count and bytes per component.
  */
@@ -33,6 +41,12 @@ public final class CopyingReader {
     static final int CLONES = 3;
     static final int COPIES_TO = 2;
     static final int COMPARES = 4;
+    static final int TAG_CLONES = 3;
+    static final int TAG_COPIES_TO = 2;
+    /** A tag type HBase does not reserve, with a value as long as a small cell ACL. */
+    static final byte TAG_TYPE = (byte) 99;
+
+    static final int TAG_VALUE_BYTES = 23;
 
     private final DriverConsole console = new DriverConsole();
 
@@ -62,6 +76,25 @@ public final class CopyingReader {
             CellUtil.cloneValue(heapBacked);
             heapBacked.getQualifierArray();
         }
+        byte[] tagValue = new byte[TAG_VALUE_BYTES];
+        Arrays.fill(tagValue, (byte) 't');
+        KeyValue taggedOnHeap = new KeyValue(
+                bytes("row-0002"),
+                bytes("f"),
+                bytes("qualifier"),
+                1L,
+                KeyValue.Type.Put,
+                value,
+                Collections.<Tag>singletonList(new ArrayBackedTag(TAG_TYPE, tagValue)));
+        Cell tagged = new ByteBufferKeyValue(offheapCopy(taggedOnHeap), 0, taggedOnHeap.getLength());
+        long tagClonedBytes = cloneTagValues(tagged);
+        long tagCopiedBytes = copyTagValuesInto(tagged);
+        Cell heapBackedTagged =
+                new ByteBufferKeyValue(ByteBuffer.wrap(taggedOnHeap.getBuffer()), 0, taggedOnHeap.getLength());
+        for (int i = 0; i < HEAP_READS; i++) {
+            Tag.cloneValue(firstTag(heapBackedTagged));
+            Tag.cloneValue(new ArrayBackedTag(TAG_TYPE, tagValue));
+        }
 
         console.checkpoint(
                 "copied",
@@ -77,6 +110,10 @@ public final class CopyingReader {
                         .put("copies.compared.bytes", comparedBytes)
                         .put("copies.qualifier", QUALIFIER_READS)
                         .put("copies.qualifier.bytes", qualifierBytes)
+                        .put("copies.tag.cloned", TAG_CLONES)
+                        .put("copies.tag.cloned.bytes", tagClonedBytes)
+                        .put("copies.tag.into", TAG_COPIES_TO)
+                        .put("copies.tag.into.bytes", tagCopiedBytes)
                         .put("heap.reads", HEAP_READS));
     }
 
@@ -138,6 +175,41 @@ public final class CopyingReader {
         public int compareTo(byte[] value, int offset, int length) {
             return Bytes.compareTo(getValue(), 0, getValue().length, value, offset, length);
         }
+    }
+
+    /** As the AccessController parses a cell ACL from a tag that has no array. */
+    private static long cloneTagValues(Cell cell) {
+        long copied = 0;
+        for (int i = 0; i < TAG_CLONES; i++) {
+            copied += Tag.cloneValue(firstTag(cell)).length;
+        }
+        return copied;
+    }
+
+    private static long copyTagValuesInto(Cell cell) {
+        long copied = 0;
+        for (int i = 0; i < TAG_COPIES_TO; i++) {
+            Tag tag = firstTag(cell);
+            byte[] into = new byte[tag.getValueLength() + 8];
+            Tag.copyValueTo(tag, into, 8);
+            copied += tag.getValueLength();
+        }
+        return copied;
+    }
+
+    /**
+     * The cell's first tag, as HBase iterates a ByteBufferExtendedCell's tags (PrivateCellUtil's
+     * tagsIterator(Cell) takes an ExtendedCell in 3.0: its buffer overload is in every release).
+     */
+    private static Tag firstTag(Cell cell) {
+        ByteBufferExtendedCell bb = (ByteBufferExtendedCell) cell;
+        Iterator<Tag> tags =
+                PrivateCellUtil.tagsIterator(bb.getTagsByteBuffer(), bb.getTagsPosition(), bb.getTagsLength());
+        Tag tag = tags.next();
+        if (tag.getType() != TAG_TYPE || tag.hasArray()) {
+            throw new IllegalStateException("expected a buffer tag of type " + TAG_TYPE + ", got " + tag);
+        }
+        return tag;
     }
 
     private static long readQualifiers(Cell cell) {

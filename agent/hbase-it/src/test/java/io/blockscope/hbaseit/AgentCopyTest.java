@@ -11,8 +11,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code CopyingReader} clones values and qualifiers out of offheap {@code ByteBufferKeyValue}s,
- * through {@code getXxxArray()}, {@code CellUtil}'s clones and copies and a comparator's inherited
- * buffer path: the agent counts each copy once with its bytes and the driver's method as the site
+ * through {@code getXxxArray()}, {@code CellUtil}'s clones and copies, a comparator's inherited
+ * buffer path and {@code PrivateCellUtil.getValueAsBigDecimal}: the agent counts each copy once with its bytes and the driver's method as the site
  * (with the comparator's class for the comparator's copies), and does not count reads of a heap
  * {@code KeyValue} or of a cell over a heap buffer. Also in a JVM without hbase-server, where only the cell probes
  * have targets and the rest are reported as skipped.
@@ -83,14 +83,16 @@ class AgentCopyTest {
                 copied.number("copies.value")
                         + copied.number("copies.cloned")
                         + copied.number("copies.into")
-                        + copied.number("copies.compared"),
+                        + copied.number("copies.compared")
+                        + copied.number("copies.converted"),
                 scrape.value("blockscope_copy_to_heap_total", "component", "value"),
                 where + ": every offheap value copy once, whatever API made it; none of the heap-backed cell's");
         assertEquals(
                 copied.number("copies.value.bytes")
                         + copied.number("copies.cloned.bytes")
                         + copied.number("copies.into.bytes")
-                        + copied.number("copies.compared.bytes"),
+                        + copied.number("copies.compared.bytes")
+                        + copied.number("copies.converted.bytes"),
                 scrape.value("blockscope_copy_to_heap_bytes_total", "component", "value"),
                 where);
         assertEquals(
@@ -117,6 +119,11 @@ class AgentCopyTest {
                 "io.blockscope.hbaseit.driver.CopyingReader(CopyingComparator).compareValues:",
                 copied.number("copies.compared"),
                 copied.number("copies.compared.bytes"));
+        assertSite(
+                scrape,
+                DRIVER + "convertValues:",
+                copied.number("copies.converted"),
+                copied.number("copies.converted.bytes"));
         assertSite(
                 scrape,
                 DRIVER + "readQualifiers:",

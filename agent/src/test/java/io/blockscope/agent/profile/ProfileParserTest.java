@@ -60,6 +60,10 @@ class ProfileParserTest {
         assertEquals(
                 Component.VALUE,
                 probe(profile, "cell-copy", ProbeSpec.CopyDoor.class).componentFor("getValueArray"));
+        assertEquals(
+                Component.VALUE,
+                probe(profile, "cell-compare-copy", ProbeSpec.CopyDoor.class).componentFor("getValueAsBigDecimal"),
+                "BigDecimalColumnInterpreter's conversion copies the value's unscaled bytes");
     }
 
     @Test

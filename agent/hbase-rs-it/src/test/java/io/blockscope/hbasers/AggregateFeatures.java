@@ -117,8 +117,8 @@ final class AggregateFeatures implements AutoCloseable {
                 .site(ENDPOINT + "postScanPartialResultUpdate:")
                 .decided(f.decidedIn + "; AggregateImplementation.postScanPartialResultUpdate: getRowArray() of"
                         + " each row's last cell")
-                .instead("an hbase-endpoint whose AggregateImplementation keeps the last cell, not a copy of its"
-                        + " row (2.6.4's source)"
+                .instead("hbase-endpoint 2.6.4, whose AggregateImplementation keeps each read's last cell, not a"
+                        + " copy of its row"
                         + (f.alternative.isEmpty() ? "" : "; " + f.alternative));
     }
 

@@ -11,8 +11,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code CopyingReader} clones values and qualifiers out of offheap {@code ByteBufferKeyValue}s,
- * through {@code getXxxArray()}, {@code CellUtil}'s clones and copies and a comparator's inherited
- * buffer path: the agent counts each copy once with its bytes and the driver's method as the site
+ * through {@code getXxxArray()}, {@code CellUtil}'s clones and copies, a comparator's inherited
+ * buffer path and {@code PrivateCellUtil.getValueAsBigDecimal}: the agent counts each copy once with its bytes and the driver's method as the site
  * (with the comparator's class for the comparator's copies), and does not count reads of a heap
  * {@code KeyValue} or of a cell over a heap buffer. A tag's value copied out of an offheap cell
  * ({@code Tag.cloneValue}, {@code Tag.copyValueTo}: how the AccessController reads a cell ACL) is a
@@ -85,14 +85,16 @@ class AgentCopyTest {
                 copied.number("copies.value")
                         + copied.number("copies.cloned")
                         + copied.number("copies.into")
-                        + copied.number("copies.compared"),
+                        + copied.number("copies.compared")
+                        + copied.number("copies.converted"),
                 scrape.value("blockscope_copy_to_heap_total", "component", "value"),
                 where + ": every offheap value copy once, whatever API made it; none of the heap-backed cell's");
         assertEquals(
                 copied.number("copies.value.bytes")
                         + copied.number("copies.cloned.bytes")
                         + copied.number("copies.into.bytes")
-                        + copied.number("copies.compared.bytes"),
+                        + copied.number("copies.compared.bytes")
+                        + copied.number("copies.converted.bytes"),
                 scrape.value("blockscope_copy_to_heap_bytes_total", "component", "value"),
                 where);
         assertEquals(
@@ -137,6 +139,11 @@ class AgentCopyTest {
                 DRIVER + "copyTagValuesInto:",
                 copied.number("copies.tag.into"),
                 copied.number("copies.tag.into.bytes"));
+        assertSite(
+                scrape,
+                DRIVER + "convertValues:",
+                copied.number("copies.converted"),
+                copied.number("copies.converted.bytes"));
         assertSite(
                 scrape,
                 DRIVER + "readQualifiers:",

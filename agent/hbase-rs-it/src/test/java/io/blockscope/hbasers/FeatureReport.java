@@ -35,26 +35,42 @@ final class FeatureReport {
     private static final String NO_SITE = "—";
     private static final String ZERO_COPY = "(zero-copy)";
 
-    /** One measured feature and the sites the agent named for its copies (with line numbers). */
+    /**
+     * One measured feature, the sites the agent named for its copies (with line numbers), and the
+     * release it ran on (null: the report's).
+     */
     static final class Row {
         final HBaseFeature feature;
         final String sites;
+        final String release;
 
         Row(HBaseFeature feature, String sites) {
+            this(feature, sites, null);
+        }
+
+        Row(HBaseFeature feature, String sites, String release) {
             this.feature = feature;
             this.sites = sites;
+            this.release = release;
         }
     }
 
     private final String test;
     private final String release;
     private final List<Row> rows;
+    private final List<String> notes = new ArrayList<>();
 
     /** {@code test}: the class whose run writes the table, named in its markers. */
     FeatureReport(Class<?> test, String release, List<Row> rows) {
         this.test = test.getSimpleName();
         this.release = release;
         this.rows = List.copyOf(rows);
+    }
+
+    /** A paragraph the run writes below the table (what the rows leave out). */
+    FeatureReport note(String paragraph) {
+        notes.add(paragraph);
+        return this;
     }
 
     static String begin(String test) {
@@ -72,7 +88,7 @@ final class FeatureReport {
             out.append("| ")
                     .append(f.name)
                     .append(" | ")
-                    .append(release)
+                    .append(r.release != null ? r.release : release)
                     .append(" | ")
                     .append(f.perCell())
                     .append(" | ")
@@ -82,6 +98,9 @@ final class FeatureReport {
                     .append("` | ")
                     .append(f.copying() || f.onlyByDesign() ? f.alternative : ZERO_COPY)
                     .append(" |\n");
+        }
+        for (String note : notes) {
+            out.append('\n').append(note).append('\n');
         }
         return out.toString();
     }

@@ -41,9 +41,10 @@ final class FeatureTable implements AutoCloseable {
             int versions,
             IntFunction<byte[]> value,
             UnaryOperator<ColumnFamilyDescriptorBuilder> family) {
-        return create(connection, name, rows, versions, value, family, p -> p);
+        return create(connection, name, rows, versions, value, family, t -> t, p -> p);
     }
 
+    /** The same, with the table configured by {@code table} too (a coprocessor, say). */
     static FeatureTable create(
             Connection connection,
             String name,
@@ -51,30 +52,31 @@ final class FeatureTable implements AutoCloseable {
             int versions,
             IntFunction<byte[]> value,
             UnaryOperator<ColumnFamilyDescriptorBuilder> family,
+            UnaryOperator<TableDescriptorBuilder> table,
             UnaryOperator<Put> put) {
         try {
             TableName tableName = TableName.valueOf(name);
             try (Admin admin = connection.getAdmin()) {
-                admin.createTable(TableDescriptorBuilder.newBuilder(tableName)
+                admin.createTable(table.apply(TableDescriptorBuilder.newBuilder(tableName))
                         .setColumnFamily(family.apply(ColumnFamilyDescriptorBuilder.newBuilder(Workload.FAMILY)
                                         .setMaxVersions(versions))
                                 .build())
                         .build());
-                Table table = connection.getTable(tableName);
+                Table created = connection.getTable(tableName);
                 for (int v = 0; v < versions; v++) {
                     List<Put> puts = new ArrayList<>();
                     for (int i = 0; i < rows; i++) {
                         puts.add(put.apply(new Put(Workload.row(i))
                                 .addColumn(Workload.FAMILY, Workload.QUALIFIER, value.apply(i))));
                     }
-                    table.put(puts);
+                    created.put(puts);
                 }
                 admin.flush(tableName);
-                FeatureTable created = new FeatureTable(table, rows);
+                FeatureTable loaded = new FeatureTable(created, rows);
                 // the first read caches the blocks, the second finds them in the BucketCache
-                created.scanCells(new Scan());
-                created.scanCells(new Scan());
-                return created;
+                loaded.scanCells(new Scan());
+                loaded.scanCells(new Scan());
+                return loaded;
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -1,15 +1,19 @@
 package io.blockscope.hbasers;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
  * One of HBase's stock features read on a real RegionServer, with the copies of offheap cell bytes
  * onto the heap that HBase's source makes for it: bytes per cell by component (none for a zero-copy
  * feature), over how many cells, where in HBase's code that is decided, which site the agent should
- * name, and what to use instead.
+ * name, and what to use instead. As HBase 2.6.4's source has it, unless {@link #on} says how another
+ * line's source differs ({@link #at} applies it).
  */
 final class HBaseFeature {
 
@@ -19,18 +23,23 @@ final class HBaseFeature {
     }
 
     final String name;
-    final String decidedIn;
+    String decidedIn;
     final Map<String, Integer> bytesPerCell = new LinkedHashMap<>();
     /** Bytes per {@link #over} unit HBase copies by design, by operation: counted apart, not avoidable. */
     final Map<String, Integer> byDesignPerCell = new LinkedHashMap<>();
 
     int cells;
-    String sitePrefix;
+    /** The agent names each of its copies at a site starting with one of these. */
+    final List<String> sitePrefixes = new ArrayList<>();
+
     String alternative = "";
     /** What {@link #over} counts, when not cells. */
     String unit = "";
 
     Action action;
+
+    /** How a release line's source differs, by line ("2.4", "2.6.1"). */
+    private final Map<String, Consumer<HBaseFeature>> lines = new LinkedHashMap<>();
 
     private HBaseFeature(String name, String decidedIn) {
         this.name = name;
@@ -68,10 +77,45 @@ final class HBaseFeature {
         return this;
     }
 
-    /** The agent names its copies' sites starting with {@code prefix}. */
+    /** The agent names its copies' sites starting with {@code prefix} (or another given this way). */
     HBaseFeature site(String prefix) {
-        this.sitePrefix = prefix;
+        sitePrefixes.add(prefix);
         return this;
+    }
+
+    /** Whether {@code site} is one of those this feature's copies are named at. */
+    boolean namedAt(String site) {
+        return sitePrefixes.stream().anyMatch(site::startsWith);
+    }
+
+    /** Where HBase decides, for a release whose source differs. */
+    HBaseFeature decided(String decidedIn) {
+        this.decidedIn = decidedIn;
+        return this;
+    }
+
+    /** What differs in {@code line}'s source ("2.4" for 2.4.x, "2.6.1" for that release only). */
+    HBaseFeature on(String line, Consumer<HBaseFeature> difference) {
+        lines.put(line, difference);
+        return this;
+    }
+
+    /** This feature as {@code release}'s source has it: a copy, with that release's differences applied. */
+    HBaseFeature at(String release) {
+        HBaseFeature copy = new HBaseFeature(name, decidedIn);
+        copy.bytesPerCell.putAll(bytesPerCell);
+        copy.byDesignPerCell.putAll(byDesignPerCell);
+        copy.cells = cells;
+        copy.sitePrefixes.addAll(sitePrefixes);
+        copy.alternative = alternative;
+        copy.unit = unit;
+        copy.action = action;
+        lines.forEach((line, difference) -> {
+            if (release.equals(line) || release.startsWith(line + ".") || release.startsWith(line + "-")) {
+                difference.accept(copy);
+            }
+        });
+        return copy;
     }
 
     HBaseFeature instead(String alternative) {

@@ -1,67 +1,14 @@
 package io.blockscope.hbasers;
 
-import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.blockscope.hbasers.HBaseFeature.Action;
-import io.blockscope.testsupport.Scrape;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
-import org.apache.hadoop.hbase.CompareOperator;
-import org.apache.hadoop.hbase.client.Append;
-import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
-import org.apache.hadoop.hbase.client.Get;
-import org.apache.hadoop.hbase.client.Increment;
-import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.filter.BigDecimalComparator;
-import org.apache.hadoop.hbase.filter.BinaryComparator;
-import org.apache.hadoop.hbase.filter.BinaryComponentComparator;
-import org.apache.hadoop.hbase.filter.BinaryPrefixComparator;
-import org.apache.hadoop.hbase.filter.BitComparator;
-import org.apache.hadoop.hbase.filter.ByteArrayComparable;
-import org.apache.hadoop.hbase.filter.ColumnCountGetFilter;
-import org.apache.hadoop.hbase.filter.ColumnPaginationFilter;
-import org.apache.hadoop.hbase.filter.ColumnPrefixFilter;
-import org.apache.hadoop.hbase.filter.ColumnRangeFilter;
-import org.apache.hadoop.hbase.filter.ColumnValueFilter;
-import org.apache.hadoop.hbase.filter.DependentColumnFilter;
-import org.apache.hadoop.hbase.filter.FamilyFilter;
-import org.apache.hadoop.hbase.filter.Filter;
-import org.apache.hadoop.hbase.filter.FilterList;
-import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
-import org.apache.hadoop.hbase.filter.FuzzyRowFilter;
-import org.apache.hadoop.hbase.filter.InclusiveStopFilter;
-import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
-import org.apache.hadoop.hbase.filter.LongComparator;
-import org.apache.hadoop.hbase.filter.MultiRowRangeFilter;
-import org.apache.hadoop.hbase.filter.MultipleColumnPrefixFilter;
-import org.apache.hadoop.hbase.filter.NullComparator;
-import org.apache.hadoop.hbase.filter.PageFilter;
-import org.apache.hadoop.hbase.filter.PrefixFilter;
-import org.apache.hadoop.hbase.filter.QualifierFilter;
-import org.apache.hadoop.hbase.filter.RandomRowFilter;
-import org.apache.hadoop.hbase.filter.RegexStringComparator;
-import org.apache.hadoop.hbase.filter.RowFilter;
-import org.apache.hadoop.hbase.filter.SingleColumnValueExcludeFilter;
-import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
-import org.apache.hadoop.hbase.filter.SkipFilter;
-import org.apache.hadoop.hbase.filter.SubstringComparator;
-import org.apache.hadoop.hbase.filter.TimestampsFilter;
-import org.apache.hadoop.hbase.filter.ValueFilter;
-import org.apache.hadoop.hbase.filter.WhileMatchFilter;
-import org.apache.hadoop.hbase.util.Bytes;
-import org.apache.hadoop.hbase.util.Pair;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -76,43 +23,20 @@ import org.junit.jupiter.api.TestMethodOrder;
  * HBase's stock filters, comparators, mutations and read options on a real RegionServer with an
  * offheap BucketCache and the agent ({@code copy.sample=1}: every copy named). For each, the copies
  * of offheap cell bytes onto the heap that HBase's source makes (read from the release's classes,
- * cited in {@link HBaseFeature#decidedIn}) against what the agent counted: within 5% (a block still
- * in the BucketCache's RAM queue is on the heap) and at the site an operator can change; a zero-copy
- * feature counts no avoidable copy. The run renders the table docs/hbase.md carries
+ * cited in {@link HBaseFeature#decidedIn}) against what the agent counted ({@link FeatureCheck}):
+ * within 5% and at the site an operator can change; a zero-copy feature counts no avoidable copy. The
+ * features are {@link StockFeatures}, which other releases run too. The run renders the table docs/hbase.md carries
  * ({@link FeatureReport}) and fails when the committed one differs.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RegionServerFeaturesTest {
 
-    static final double TOLERANCE = 0.05;
-    static final List<String> COMPONENTS = List.of("row", "family", "qualifier", "value", "tags");
-    private static final String FILTER = "org.apache.hadoop.hbase.filter.";
-    private static final String RS = "org.apache.hadoop.hbase.regionserver.RSRpcServices.";
-    /**
-     * The standalone master's own work in the same JVM (its chores read hbase:meta through HBase's
-     * client, its procedures write their store): not the feature under test.
-     */
-    private static final List<String> BACKGROUND =
-            List.of("org.apache.hadoop.hbase.master.", "org.apache.hadoop.hbase.procedure2.");
-
-    /** Rows of the main table, one cell each. */
-    static final int ROWS = 4000;
-    /** Rows of the smaller tables (versions, mutations, NEW_VERSION_BEHAVIOR, MOB). */
-    static final int SMALL = 500;
-
-    static final int VERSIONS = 3;
-    static final int ROW_BYTES = Workload.row(0).length;
-    static final int VALUE_BYTES = Workload.VALUE_BYTES;
-
+    private final String release = System.getProperty("blockscope.hbase.version");
     private RegionServerProcess server;
     private Connection connection;
-    private FeatureTable main;
-    private FeatureTable versions;
-    private FeatureTable mutations;
-    private FeatureTable counters;
-    private FeatureTable newVersions;
-    private FeatureTable mob;
+    private StockFeatures stock;
+    private FeatureCheck check;
     private final List<FeatureReport.Row> measured = new ArrayList<>();
 
     @BeforeAll
@@ -121,25 +45,13 @@ class RegionServerFeaturesTest {
                 .agent("copy.sample=1,copy.jfr=false,sites=100")
                 .start();
         connection = ConnectionFactory.createConnection(server.clientConfiguration());
-        main = FeatureTable.create(connection, "features", ROWS, 1, Workload::value, f -> f);
-        versions = FeatureTable.create(connection, "features_versions", SMALL, VERSIONS, Workload::value, f -> f);
-        mutations = FeatureTable.create(connection, "features_mutations", SMALL, 1, Workload::value, f -> f);
-        counters = FeatureTable.create(connection, "features_counters", SMALL, 1, i -> Bytes.toBytes((long) i), f -> f);
-        newVersions = FeatureTable.create(
-                connection, "features_new_versions", SMALL, 1, Workload::value, f -> f.setNewVersionBehavior(true));
-        mob = FeatureTable.create(
-                connection,
-                "features_mob",
-                SMALL,
-                1,
-                Workload::value,
-                f -> f.setMobEnabled(true).setMobThreshold(100));
+        stock = StockFeatures.create(connection);
+        check = new FeatureCheck(server.metricsUri());
     }
 
     @AfterAll
     void stop() throws Exception {
-        for (AutoCloseable c :
-                new AutoCloseable[] {main, versions, mutations, counters, newVersions, mob, connection, server}) {
+        for (AutoCloseable c : new AutoCloseable[] {stock, connection, server}) {
             if (c != null) {
                 c.close();
             }
@@ -149,524 +61,20 @@ class RegionServerFeaturesTest {
     @TestFactory
     @Order(1)
     List<DynamicTest> eachFeatureCopiesWhatHBasesCodeCopies() {
-        return features().stream()
-                .map(f -> DynamicTest.dynamicTest(f.name, () -> measure(f)))
+        return stock.all().stream()
+                .map(f -> DynamicTest.dynamicTest(f.name, () -> measured.add(check.measure(f.at(release), release))))
                 .collect(Collectors.toList());
     }
 
     @Test
     @Order(2)
     void theDocsCarryTheTableThisRunProduced() throws IOException {
-        FeatureReport report = new FeatureReport(getClass(), System.getProperty("blockscope.hbase.version"), measured);
-        assertEquals(features().size(), measured.size(), "every feature measured");
+        FeatureReport report = new FeatureReport(getClass(), release, measured);
+        assertEquals(stock.all().size(), measured.size(), "every feature measured");
         report.check(repository());
     }
 
-    private void measure(HBaseFeature f) throws IOException {
-        Scrape before = Scrape.of(server.metricsUri());
-        int seen = f.action.run();
-        Scrape after = Scrape.of(server.metricsUri());
-        Map<String, Long> counted = new LinkedHashMap<>();
-        for (String c : COMPONENTS) {
-            counted.put(c, delta(before, after, "blockscope_copy_to_heap_bytes_total", "component", c));
-        }
-        Map<String, Long> sites = siteDeltas(before, after);
-        long background = sites.entrySet().stream()
-                .filter(e -> BACKGROUND.stream().anyMatch(e.getKey()::startsWith))
-                .mapToLong(Map.Entry::getValue)
-                .sum();
-        sites.keySet().removeIf(s -> BACKGROUND.stream().anyMatch(s::startsWith));
-        long total = counted.values().stream().mapToLong(Long::longValue).sum() - background;
-        Map<String, Long> byDesign = new LinkedHashMap<>();
-        for (String operation : f.byDesignPerCell.keySet()) {
-            byDesign.put(
-                    operation, delta(before, after, "blockscope_copy_by_design_bytes_total", "operation", operation));
-        }
-        System.out.printf("%s: %d seen, counted %s, sites %s, by design %s%n", f.name, seen, counted, sites, byDesign);
-        assertTrue(seen > 0, f.name + ": the read saw nothing");
-        List<org.junit.jupiter.api.function.Executable> checks = new ArrayList<>();
-        for (String c : COMPONENTS) {
-            long expected = f.expectedBytes(c);
-            long got = counted.get(c);
-            checks.add(() -> assertTrue(
-                    got <= expected + background && got >= expected * (1 - TOLERANCE),
-                    f.name + ": " + c + " bytes counted " + got + ", HBase's code copies " + expected + " (sites "
-                            + sites + ")"));
-        }
-        if (f.copying()) {
-            long atSite = sites.entrySet().stream()
-                    .filter(e -> e.getKey().startsWith(f.sitePrefix))
-                    .mapToLong(Map.Entry::getValue)
-                    .sum();
-            checks.add(() -> assertEquals(total, atSite, f.name + ": every copy named " + f.sitePrefix + ": " + sites));
-        }
-        byDesign.forEach((operation, got) -> checks.add(() -> assertTrue(
-                got >= f.expectedByDesignBytes(operation),
-                f.name + ": by-design " + operation + " bytes counted " + got + ", HBase's code copies at least "
-                        + f.expectedByDesignBytes(operation))));
-        assertAll(checks.stream());
-        measured.add(new FeatureReport.Row(f, f.copying() ? sitesOf(sites, f.sitePrefix) : ""));
-    }
-
-    private static String sitesOf(Map<String, Long> sites, String prefix) {
-        return sites.keySet().stream()
-                .filter(s -> s.startsWith(prefix))
-                .sorted()
-                .collect(Collectors.joining(", "));
-    }
-
-    private static long delta(Scrape before, Scrape after, String metric, String label, String value) {
-        return (long) (after.sum(metric, l -> value.equals(l.get(label)))
-                - before.sum(metric, l -> value.equals(l.get(label))));
-    }
-
-    private static Map<String, Long> siteDeltas(Scrape before, Scrape after) {
-        Map<String, Long> deltas = new TreeMap<>();
-        for (Scrape.Sample s : after.matching("blockscope_copy_site_bytes_total", l -> true)) {
-            String site = s.labels().get("site");
-            long d = (long)
-                    (s.value() - before.sum("blockscope_copy_site_bytes_total", l -> site.equals(l.get("site"))));
-            if (d != 0) {
-                deltas.put(site, d);
-            }
-        }
-        return deltas;
-    }
-
-    private static Path repository() {
+    static Path repository() {
         return Path.of(System.getProperty("blockscope.dashboards")).getParent();
-    }
-
-    // --- the features ---------------------------------------------------------------------------------
-
-    private List<HBaseFeature> features() {
-        List<HBaseFeature> all = new ArrayList<>();
-        all.add(HBaseFeature.of("full scan", "StoreScanner.next: cells are shipped from the block")
-                .run(() -> main.scanCells(new Scan())));
-        all.add(HBaseFeature.of("reverse scan", "ReversedStoreScanner: same cells, other order")
-                .run(() -> main.scanCells(new Scan().setReversed(true))));
-        all.addAll(valueComparators());
-        all.addAll(keyFilters());
-        all.addAll(columnFilters());
-        all.addAll(otherFilters());
-        all.addAll(gets());
-        all.addAll(mutationFeatures());
-        all.addAll(familyOptions());
-        return all;
-    }
-
-    private static String comparatorSite(String filter, String comparator, String method) {
-        return FILTER + filter + "(" + comparator + ")." + method + ":";
-    }
-
-    private Action scanAll(Filter filter) {
-        return () -> main.scanCells(new Scan().setFilter(filter)) + ROWS;
-    }
-
-    private static RegexStringComparator anyValue() {
-        return new RegexStringComparator(".");
-    }
-
-    private List<HBaseFeature> valueComparators() {
-        String inherited = "ByteArrayComparable.compareTo(ByteBuffer, int, int): the default copies the bytes";
-        String regexInstead =
-                "BinaryComparator (equality) or BinaryPrefixComparator (prefix): they read the buffer in place";
-        byte[] v7 = Workload.value(7);
-        List<HBaseFeature> all = new ArrayList<>();
-        all.add(HBaseFeature.of("ValueFilter + RegexStringComparator", inherited)
-                .copies("value", VALUE_BYTES)
-                .over(ROWS)
-                .site(comparatorSite("ValueFilter", "RegexStringComparator", "filterCell"))
-                .instead(regexInstead)
-                .run(scanAll(new ValueFilter(CompareOperator.NOT_EQUAL, anyValue()))));
-        all.add(HBaseFeature.of("ValueFilter + RegexStringComparator (JONI)", inherited)
-                .copies("value", VALUE_BYTES)
-                .over(ROWS)
-                .site(comparatorSite("ValueFilter", "RegexStringComparator", "filterCell"))
-                .instead(regexInstead)
-                .run(scanAll(new ValueFilter(
-                        CompareOperator.NOT_EQUAL,
-                        new RegexStringComparator(".", RegexStringComparator.EngineType.JONI)))));
-        all.add(HBaseFeature.of("ValueFilter + SubstringComparator", inherited)
-                .copies("value", VALUE_BYTES)
-                .over(ROWS)
-                .site(comparatorSite("ValueFilter", "SubstringComparator", "filterCell"))
-                .instead("BinaryPrefixComparator when the substring is a prefix; otherwise a comparator"
-                        + " that overrides compareTo(ByteBuffer, int, int)")
-                .run(scanAll(new ValueFilter(CompareOperator.EQUAL, new SubstringComparator("no such text")))));
-        all.add(HBaseFeature.of("ValueFilter + BinaryComponentComparator", inherited)
-                .copies("value", VALUE_BYTES)
-                .over(ROWS)
-                .site(comparatorSite("ValueFilter", "BinaryComponentComparator", "filterCell"))
-                .instead("BinaryComparator or BinaryPrefixComparator on a value laid out for them")
-                .run(scanAll(new ValueFilter(
-                        CompareOperator.EQUAL, new BinaryComponentComparator(new byte[] {1, 2, 3}, 10)))));
-        all.add(HBaseFeature.of(
-                        "ValueFilter + BigDecimalComparator",
-                        "BigDecimalComparator.compareTo(ByteBuffer, int, int) -> ByteBufferUtils.toBigDecimal copies"
-                                + " the unscaled bytes (length - 4)")
-                .copies("value", VALUE_BYTES - Bytes.SIZEOF_INT)
-                .over(ROWS)
-                .site(FILTER + "BigDecimalComparator.compareTo:")
-                .instead("LongComparator for integral values, or a fixed-width encoding compared with BinaryComparator")
-                .run(scanAll(
-                        new ValueFilter(CompareOperator.EQUAL, new BigDecimalComparator(java.math.BigDecimal.ONE)))));
-        all.add(zero(
-                "ValueFilter + BinaryComparator",
-                "BinaryComparator.compareTo(ByteBuffer, int, int)",
-                scanAll(new ValueFilter(CompareOperator.EQUAL, new BinaryComparator(v7)))));
-        all.add(zero(
-                "ValueFilter + BinaryPrefixComparator",
-                "BinaryPrefixComparator.compareTo(ByteBuffer, int, int)",
-                scanAll(new ValueFilter(CompareOperator.EQUAL, new BinaryPrefixComparator(new byte[] {7, 38})))));
-        all.add(zero(
-                "ValueFilter + NullComparator",
-                "NullComparator.compareTo(ByteBuffer, int, int)",
-                scanAll(new ValueFilter(CompareOperator.EQUAL, new NullComparator()))));
-        all.add(zero(
-                "ValueFilter + BitComparator",
-                "BitComparator.compareTo(ByteBuffer, int, int)",
-                scanAll(new ValueFilter(CompareOperator.EQUAL, new BitComparator(v7, BitComparator.BitwiseOp.AND)))));
-        all.add(zero(
-                "ValueFilter + LongComparator",
-                "LongComparator.compareTo(ByteBuffer, int, int): ByteBufferUtils.toLong",
-                // 8-byte values: LongComparator reads the first 8 bytes of any value
-                () -> counters.scanCells(
-                                new Scan().setFilter(new ValueFilter(CompareOperator.EQUAL, new LongComparator(7L))))
-                        + SMALL));
-        all.add(HBaseFeature.of("SingleColumnValueFilter + RegexStringComparator", inherited)
-                .copies("value", VALUE_BYTES)
-                .over(ROWS)
-                .site(comparatorSite("SingleColumnValueFilter", "RegexStringComparator", "filterColumnValue"))
-                .instead(regexInstead)
-                .run(scanAll(scvf(anyValue()))));
-        all.add(HBaseFeature.of("SingleColumnValueExcludeFilter + RegexStringComparator", inherited)
-                .copies("value", VALUE_BYTES)
-                .over(ROWS)
-                .site(comparatorSite("SingleColumnValueFilter", "RegexStringComparator", "filterColumnValue"))
-                .instead(regexInstead)
-                .run(scanAll(new SingleColumnValueExcludeFilter(
-                        Workload.FAMILY, Workload.QUALIFIER, CompareOperator.NOT_EQUAL, anyValue()))));
-        all.add(zero(
-                "SingleColumnValueFilter + BinaryComparator",
-                "BinaryComparator.compareTo(ByteBuffer, int, int)",
-                scanAll(scvf(new BinaryComparator(v7)))));
-        all.add(HBaseFeature.of("DependentColumnFilter + RegexStringComparator", inherited)
-                .copies("value", VALUE_BYTES)
-                .over(ROWS)
-                .site(comparatorSite("DependentColumnFilter", "RegexStringComparator", "filterCell"))
-                .instead(regexInstead)
-                .run(scanAll(new DependentColumnFilter(
-                        Workload.FAMILY, Workload.QUALIFIER, false, CompareOperator.NOT_EQUAL, anyValue()))));
-        all.add(zero(
-                "DependentColumnFilter, no comparator",
-                "DependentColumnFilter.filterCell: timestamps only",
-                scanAll(new DependentColumnFilter(Workload.FAMILY, Workload.QUALIFIER))));
-        all.add(HBaseFeature.of("ColumnValueFilter + RegexStringComparator", inherited)
-                .copies("value", VALUE_BYTES)
-                .over(ROWS)
-                .site(comparatorSite("ColumnValueFilter", "RegexStringComparator", "compareValue"))
-                .instead(regexInstead)
-                .run(scanAll(new ColumnValueFilter(
-                        Workload.FAMILY, Workload.QUALIFIER, CompareOperator.NOT_EQUAL, anyValue()))));
-        all.add(zero(
-                "ColumnValueFilter + BinaryComparator",
-                "BinaryComparator.compareTo(ByteBuffer, int, int)",
-                scanAll(new ColumnValueFilter(
-                        Workload.FAMILY, Workload.QUALIFIER, CompareOperator.EQUAL, new BinaryComparator(v7)))));
-        all.add(HBaseFeature.of(
-                        "FilterList (AND) of PrefixFilter and SingleColumnValueFilter + RegexStringComparator",
-                        inherited)
-                .copies("value", VALUE_BYTES)
-                .over(ROWS)
-                .site(comparatorSite("SingleColumnValueFilter", "RegexStringComparator", "filterColumnValue"))
-                .instead(regexInstead)
-                .run(scanAll(new FilterList(
-                        FilterList.Operator.MUST_PASS_ALL,
-                        new PrefixFilter(Bytes.toBytes("row-")),
-                        scvf(anyValue())))));
-        all.add(zero(
-                "FilterList (OR) of ValueFilters + BinaryComparator",
-                "FilterListWithOR: each filter's own path",
-                scanAll(new FilterList(
-                        FilterList.Operator.MUST_PASS_ONE,
-                        new ValueFilter(CompareOperator.EQUAL, new BinaryComparator(v7)),
-                        new ValueFilter(CompareOperator.EQUAL, new BinaryComparator(Workload.value(8)))))));
-        all.add(HBaseFeature.of("SkipFilter of ValueFilter + RegexStringComparator", inherited)
-                .copies("value", VALUE_BYTES)
-                .over(ROWS)
-                .site(comparatorSite("ValueFilter", "RegexStringComparator", "filterCell"))
-                .instead(regexInstead)
-                .run(scanAll(new SkipFilter(new ValueFilter(CompareOperator.NOT_EQUAL, anyValue())))));
-        all.add(HBaseFeature.of("WhileMatchFilter of ValueFilter + RegexStringComparator", inherited)
-                .copies("value", VALUE_BYTES)
-                .over(ROWS)
-                .site(comparatorSite("ValueFilter", "RegexStringComparator", "filterCell"))
-                .instead(regexInstead)
-                .run(scanAll(new WhileMatchFilter(new ValueFilter(CompareOperator.EQUAL, anyValue())))));
-        return all;
-    }
-
-    private static SingleColumnValueFilter scvf(ByteArrayComparable comparator) {
-        return new SingleColumnValueFilter(Workload.FAMILY, Workload.QUALIFIER, CompareOperator.NOT_EQUAL, comparator);
-    }
-
-    private List<HBaseFeature> keyFilters() {
-        List<HBaseFeature> all = new ArrayList<>();
-        String inherited = "ByteArrayComparable.compareTo(ByteBuffer, int, int): the default copies the bytes";
-        all.add(HBaseFeature.of("RowFilter + RegexStringComparator", inherited)
-                .copies("row", ROW_BYTES)
-                .over(ROWS)
-                .site(comparatorSite("RowFilter", "RegexStringComparator", "filterRowKey"))
-                .instead("PrefixFilter, scan start/stop rows, or RowFilter + BinaryPrefixComparator")
-                .run(scanAll(new RowFilter(CompareOperator.NOT_EQUAL, new RegexStringComparator(".")))));
-        all.add(zero(
-                "RowFilter + BinaryComparator",
-                "BinaryComparator.compareTo(ByteBuffer, int, int)",
-                scanAll(new RowFilter(CompareOperator.EQUAL, new BinaryComparator(Workload.row(7))))));
-        all.add(HBaseFeature.of("FamilyFilter + RegexStringComparator", inherited)
-                .copies("family", Workload.FAMILY.length)
-                .over(ROWS)
-                .site(comparatorSite("FamilyFilter", "RegexStringComparator", "filterCell"))
-                .instead("Scan.addFamily, or FamilyFilter + BinaryComparator")
-                .run(scanAll(new FamilyFilter(CompareOperator.EQUAL, new RegexStringComparator("f")))));
-        all.add(zero(
-                "FamilyFilter + BinaryComparator",
-                "BinaryComparator.compareTo(ByteBuffer, int, int)",
-                scanAll(new FamilyFilter(CompareOperator.EQUAL, new BinaryComparator(Workload.FAMILY)))));
-        all.add(HBaseFeature.of("QualifierFilter + RegexStringComparator", inherited)
-                .copies("qualifier", Workload.QUALIFIER.length)
-                .over(ROWS)
-                .site(comparatorSite("QualifierFilter", "RegexStringComparator", "filterCell"))
-                .instead("Scan.addColumn, ColumnPrefixFilter, or QualifierFilter + BinaryComparator")
-                .run(scanAll(new QualifierFilter(CompareOperator.EQUAL, new RegexStringComparator("q")))));
-        all.add(zero(
-                "QualifierFilter + BinaryComparator",
-                "BinaryComparator.compareTo(ByteBuffer, int, int)",
-                scanAll(new QualifierFilter(CompareOperator.EQUAL, new BinaryComparator(Workload.QUALIFIER)))));
-        all.add(zero(
-                "PrefixFilter",
-                "PrefixFilter.filterRowKey: ByteBufferUtils.compareTo on the row buffer",
-                scanAll(new PrefixFilter(Bytes.toBytes("row-001")))));
-        byte[] fuzzyKey = Bytes.toBytes("row-000000");
-        byte[] fuzzyMask = new byte[] {0, 0, 0, 0, 1, 1, 1, 1, 1, 1};
-        all.add(HBaseFeature.of(
-                        "FuzzyRowFilter",
-                        "FuzzyRowFilter.filterCell: getRowArray(); filterRowKey inherited from FilterBase: getRowArray()")
-                .copies("row", 2 * ROW_BYTES)
-                .over(ROWS)
-                .site(FILTER + "FuzzyRowFilter.")
-                .instead("none in HBase: the row copies are small; a prefix-designed key with PrefixFilter")
-                .run(scanAll(new FuzzyRowFilter(List.of(new Pair<>(fuzzyKey, fuzzyMask))))));
-        // [row-000100, row-000300): the first row read (row 0) and the one after the range (row 300) are
-        // cloned to find a range (CellUtil.cloneRow), and every row read takes getRowArray() once.
-        all.add(HBaseFeature.of(
-                        "MultiRowRangeFilter",
-                        "MultiRowRangeFilter.filterRowKey: getRowArray() each row, CellUtil.cloneRow() off a range")
-                .copies("row", ROW_BYTES)
-                .over(1 + 1 + 200 + 1 + 1)
-                .site(FILTER + "MultiRowRangeFilter.filterRowKey:")
-                .instead("one scan per range with start and stop rows")
-                .run(() -> main.scanCells(new Scan()
-                        .setFilter(new MultiRowRangeFilter(new ArrayList<>(List.of(new MultiRowRangeFilter.RowRange(
-                                Workload.row(100), true, Workload.row(300), false))))))));
-        all.add(zero(
-                "InclusiveStopFilter",
-                "CellComparator.compareRows(Cell, byte[], int, int): in place",
-                scanAll(new InclusiveStopFilter(Workload.row(2000)))));
-        all.add(zero(
-                "RandomRowFilter", "RandomRowFilter.filterRowKey: no bytes read", scanAll(new RandomRowFilter(0.5f))));
-        all.add(zero("PageFilter", "PageFilter: counts rows", scanAll(new PageFilter(1000))));
-        return all;
-    }
-
-    private List<HBaseFeature> columnFilters() {
-        List<HBaseFeature> all = new ArrayList<>();
-        all.add(zero(
-                "ColumnPrefixFilter",
-                "ColumnPrefixFilter.compareQualifierPart: ByteBufferUtils.compareTo",
-                scanAll(new ColumnPrefixFilter(Workload.QUALIFIER))));
-        all.add(HBaseFeature.of(
-                        "MultipleColumnPrefixFilter",
-                        "MultipleColumnPrefixFilter.filterColumn: CellUtil.cloneQualifier")
-                .copies("qualifier", Workload.QUALIFIER.length)
-                .over(ROWS)
-                .site(FILTER + "MultipleColumnPrefixFilter.filterColumn:")
-                .instead("FilterList (OR) of ColumnPrefixFilters")
-                .run(scanAll(new MultipleColumnPrefixFilter(new byte[][] {Workload.QUALIFIER, Bytes.toBytes("z")}))));
-        all.add(zero(
-                "FilterList (OR) of ColumnPrefixFilters",
-                "ColumnPrefixFilter.compareQualifierPart",
-                scanAll(new FilterList(
-                        FilterList.Operator.MUST_PASS_ONE,
-                        new ColumnPrefixFilter(Workload.QUALIFIER),
-                        new ColumnPrefixFilter(Bytes.toBytes("z"))))));
-        all.add(zero(
-                "ColumnRangeFilter",
-                "CellUtil.compareQualifiers(Cell, byte[], int, int): in place",
-                scanAll(new ColumnRangeFilter(Bytes.toBytes("a"), true, Bytes.toBytes("z"), true))));
-        all.add(zero(
-                "ColumnPaginationFilter",
-                "ColumnPaginationFilter.filterCell: counts columns",
-                scanAll(new ColumnPaginationFilter(1, 0))));
-        all.add(zero(
-                "ColumnCountGetFilter",
-                "ColumnCountGetFilter.filterCell: counts columns",
-                scanAll(new ColumnCountGetFilter(1))));
-        return all;
-    }
-
-    private List<HBaseFeature> otherFilters() {
-        List<HBaseFeature> all = new ArrayList<>();
-        all.add(zero(
-                "KeyOnlyFilter",
-                "KeyOnlyFilter.transformCell: KeyOnlyByteBufferExtendedCell over the buffer",
-                scanAll(new KeyOnlyFilter())));
-        all.add(zero("FirstKeyOnlyFilter", "FirstKeyOnlyFilter.filterCell", scanAll(new FirstKeyOnlyFilter())));
-        all.add(zero(
-                "TimestampsFilter",
-                "TimestampsFilter.filterCell: timestamps only",
-                scanAll(new TimestampsFilter(List.of(1L, 2L)))));
-        return all;
-    }
-
-    private List<HBaseFeature> gets() {
-        List<HBaseFeature> all = new ArrayList<>();
-        all.add(zero("Get with a column", "ExplicitColumnTracker: qualifiers compared in place", () -> {
-            int cells = 0;
-            for (int i = 0; i < ROWS; i += 8) {
-                cells += main.table
-                        .get(new Get(Workload.row(i)).addColumn(Workload.FAMILY, Workload.QUALIFIER))
-                        .size();
-            }
-            return cells;
-        }));
-        all.add(zero("multi-get with a column", "ExplicitColumnTracker", () -> {
-            List<Get> batch = new ArrayList<>();
-            for (int i = 0; i < ROWS; i += 8) {
-                batch.add(new Get(Workload.row(i)).addColumn(Workload.FAMILY, Workload.QUALIFIER));
-            }
-            int cells = 0;
-            for (Result r : main.table.get(batch)) {
-                cells += r.size();
-            }
-            return cells;
-        }));
-        all.add(zero("Get of 3 versions", "ScanWildcardColumnTracker.checkVersions", () -> {
-            int cells = 0;
-            for (int i = 0; i < SMALL; i++) {
-                cells += versions.table
-                        .get(new Get(Workload.row(i)).readVersions(VERSIONS))
-                        .size();
-            }
-            return cells;
-        }));
-        // One RPC for the whole table (500 rows of caching): at its end RSRpcServices.scan keeps the row of
-        // a last result that may have more cells (rowOfLastPartialResult = lastResult.getRow(), which
-        // clones the row): by design, so counted as retained-key, and no avoidable copy.
-        all.add(HBaseFeature.of(
-                        "scan of 3 versions: the row kept across RPCs",
-                        "RSRpcServices.scan: rowOfLastPartialResult = lastResult.getRow() (CellUtil.cloneRow)")
-                .byDesign("retained-key", ROW_BYTES)
-                .over(1)
-                .per("scan RPC whose last row may go on")
-                .instead("none: HBase keeps the row across RPCs by design (one row key per RPC)")
-                .run(() -> versions.scanCells(new Scan().readVersions(VERSIONS).setMaxResultSize(64L << 20))));
-        return all;
-    }
-
-    private List<HBaseFeature> mutationFeatures() {
-        List<HBaseFeature> all = new ArrayList<>();
-        // rows 0-99 appended, 100-199 and 200-299 checked: each reads a cached cell once
-        all.add(HBaseFeature.of(
-                        "Append",
-                        "HRegion$MutationBatchOperation.reckonDeltasByStore: oldCell.getValueArray() builds the new value")
-                .copies("value", VALUE_BYTES)
-                .over(100)
-                .site(RS + "append:")
-                .instead("a Put of the new value when the client has it")
-                .run(() -> {
-                    for (int i = 0; i < 100; i++) {
-                        mutations.table.append(new Append(Workload.row(i))
-                                .addColumn(Workload.FAMILY, Workload.QUALIFIER, new byte[] {'!'}));
-                    }
-                    return 100;
-                }));
-        all.add(zero("Increment", "HRegion$MutationBatchOperation.getLongValue: PrivateCellUtil.getValueAsLong", () -> {
-            for (int i = 0; i < 100; i++) {
-                counters.table.increment(
-                        new Increment(Workload.row(i)).addColumn(Workload.FAMILY, Workload.QUALIFIER, 1L));
-            }
-            return 100;
-        }));
-        all.add(zero(
-                "CheckAndMutate + BinaryComparator",
-                "HRegion.checkAndMutateInternal: PrivateCellUtil.compareValue",
-                () -> checkAndPut(
-                        100,
-                        i -> CheckAndMutate.newBuilder(Workload.row(i))
-                                .ifMatches(
-                                        Workload.FAMILY,
-                                        Workload.QUALIFIER,
-                                        CompareOperator.EQUAL,
-                                        Workload.value(i)))));
-        all.add(zero(
-                "CheckAndMutate with a filter (SingleColumnValueFilter + BinaryComparator)",
-                "HRegion.checkAndMutateInternal: the filter's own path",
-                () -> checkAndPut(
-                        200,
-                        i -> CheckAndMutate.newBuilder(Workload.row(i))
-                                .ifMatches(new SingleColumnValueFilter(
-                                        Workload.FAMILY,
-                                        Workload.QUALIFIER,
-                                        CompareOperator.EQUAL,
-                                        Workload.value(i))))));
-        return all;
-    }
-
-    private int checkAndPut(int first, java.util.function.IntFunction<CheckAndMutate.Builder> condition)
-            throws IOException {
-        int done = 0;
-        for (int i = first; i < first + 100; i++) {
-            boolean ok = mutations
-                    .table
-                    .checkAndMutate(condition
-                            .apply(i)
-                            .build(new Put(Workload.row(i))
-                                    .addColumn(Workload.FAMILY, Bytes.toBytes("c"), new byte[] {1})))
-                    .isSuccess();
-            done += ok ? 1 : 0;
-        }
-        assertEquals(100, done, "every check matched");
-        return done;
-    }
-
-    private List<HBaseFeature> familyOptions() {
-        List<HBaseFeature> all = new ArrayList<>();
-        all.add(HBaseFeature.of(
-                        "NEW_VERSION_BEHAVIOR scan",
-                        "NewVersionBehaviorTracker.prepare: lastCqArray = cell.getQualifierArray() each cell")
-                .copies("qualifier", Workload.QUALIFIER.length)
-                .over(SMALL)
-                .site(RS + "scan:")
-                .instead(
-                        "the default version behaviour (NEW_VERSION_BEHAVIOR false) unless its delete semantics are needed")
-                .run(() -> newVersions.scanCells(new Scan())));
-        // A MOB reference cell's value is the MOB value's length (4 bytes) and the MOB file's name:
-        // md5 of the start key (32), date (8), uuid (32), "_", encoded region name (32) (MobFileName).
-        all.add(HBaseFeature.of(
-                        "MOB scan",
-                        "HMobStore.resolve -> MobUtils.getMobFileName: getValueArray() of each reference cell")
-                .copies("value", Bytes.SIZEOF_INT + 32 + 8 + 32 + 1 + 32)
-                .over(SMALL)
-                .site("org.apache.hadoop.hbase.mob.MobUtils.getMobFileName:")
-                .instead("none in HBase: each MOB read copies its reference cell's value (the file name), small"
-                        + " next to the MOB value it resolves")
-                .run(() -> mob.scanCells(new Scan())));
-        return all;
-    }
-
-    private static HBaseFeature zero(String name, String decidedIn, Action action) {
-        return HBaseFeature.of(name, decidedIn).run(action);
     }
 }

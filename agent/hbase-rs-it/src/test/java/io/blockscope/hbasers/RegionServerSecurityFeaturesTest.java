@@ -103,6 +103,7 @@ class RegionServerSecurityFeaturesTest {
                 1,
                 Workload::value,
                 f -> f,
+                t -> t,
                 RegionServerSecurityFeaturesTest::grantAlice);
         labels = FeatureTable.create(
                 superuser,
@@ -111,6 +112,7 @@ class RegionServerSecurityFeaturesTest {
                 1,
                 Workload::value,
                 f -> f,
+                t -> t,
                 p -> p.setCellVisibility(new CellVisibility(LABEL)));
         aclTagBytes = grantAlice(new Put(Workload.row(0))).getAttribute(AccessControlConstants.OP_ATTRIBUTE_ACL).length;
         AccessControlClient.grant(superuser, labels.table.getName(), "alice", null, null, Permission.Action.READ);
@@ -135,9 +137,10 @@ class RegionServerSecurityFeaturesTest {
     @TestFactory
     @Order(1)
     List<DynamicTest> eachFeatureCopiesWhatHBasesCodeCopies() {
-        FeatureMeter meter = new FeatureMeter(server.metricsUri());
+        FeatureCheck check = new FeatureCheck(server.metricsUri());
+        String release = System.getProperty("blockscope.hbase.version");
         return features().stream()
-                .map(f -> DynamicTest.dynamicTest(f.name, () -> measured.add(meter.measure(f))))
+                .map(f -> DynamicTest.dynamicTest(f.name, () -> measured.add(check.measure(f, release))))
                 .collect(Collectors.toList());
     }
 

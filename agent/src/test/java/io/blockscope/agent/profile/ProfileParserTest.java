@@ -64,6 +64,10 @@ class ProfileParserTest {
         assertEquals(Component.TAGS, tag.componentFor("cloneValue"), "a cell ACL parsed from an offheap tag");
         assertEquals(Component.TAGS, tag.componentFor("copyValueTo"));
         assertEquals(List.of(TypeSpec.parse("org.apache.hadoop.hbase.Tag")), tag.types(), "the interface, named");
+        assertEquals(
+                Component.VALUE,
+                probe(profile, "cell-compare-copy", ProbeSpec.CopyDoor.class).componentFor("getValueAsBigDecimal"),
+                "BigDecimalColumnInterpreter's conversion copies the value's unscaled bytes");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.blockscope.hbaseit.driver;
 
+import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -24,7 +25,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * from, whose arrays are not copies and must not be counted. Then the doors that copy without
  * {@code getXxxArray()}: {@code CellUtil.cloneValue} and {@code copyValueTo}, and a comparator that
  * inherits {@code ByteArrayComparable}'s copying {@code compareTo(ByteBuffer, int, int)}, compared
- * through {@code PrivateCellUtil.compareValue} as HBase's filters do; and a {@code ByteBufferKeyValue}
+ * through {@code PrivateCellUtil.compareValue} as HBase's filters do; {@code
+ * PrivateCellUtil.getValueAsBigDecimal}, which copies the unscaled bytes as {@code
+ * BigDecimalColumnInterpreter} does for each cell an aggregate reads; and a {@code ByteBufferKeyValue}
  * over a heap buffer, whose copies are heap to heap and not counted. Then a tag's value, as the
  * AccessController reads a cell ACL: {@code Tag.cloneValue} and {@code Tag.copyValueTo} on the tags
  * of an offheap cell (counted as tags), of the same cell over a heap buffer and of a heap
@@ -47,6 +50,7 @@ public final class CopyingReader {
     static final byte TAG_TYPE = (byte) 99;
 
     static final int TAG_VALUE_BYTES = 23;
+    static final int CONVERSIONS = 3;
 
     private final DriverConsole console = new DriverConsole();
 
@@ -71,6 +75,7 @@ public final class CopyingReader {
         long clonedBytes = cloneValues(offheap);
         long copiedIntoBytes = copyValuesInto(offheap);
         long comparedBytes = compareValues(offheap, new CopyingComparator(value));
+        long convertedBytes = convertValues(offheap);
         Cell heapBacked = new ByteBufferKeyValue(ByteBuffer.wrap(onHeap.getBuffer()), 0, onHeap.getLength());
         for (int i = 0; i < HEAP_READS; i++) {
             CellUtil.cloneValue(heapBacked);
@@ -108,6 +113,8 @@ public final class CopyingReader {
                         .put("copies.into.bytes", copiedIntoBytes)
                         .put("copies.compared", COMPARES)
                         .put("copies.compared.bytes", comparedBytes)
+                        .put("copies.converted", CONVERSIONS)
+                        .put("copies.converted.bytes", convertedBytes)
                         .put("copies.qualifier", QUALIFIER_READS)
                         .put("copies.qualifier.bytes", qualifierBytes)
                         .put("copies.tag.cloned", TAG_CLONES)
@@ -156,6 +163,22 @@ public final class CopyingReader {
                 throw new IllegalStateException("the comparator should match the cell's value");
             }
             copied += cell.getValueLength();
+        }
+        return copied;
+    }
+
+    /**
+     * As BigDecimalColumnInterpreter reads a value: a 4-byte scale, then the unscaled value, copied
+     * into a new array for its BigInteger (any 1,000 bytes decode).
+     */
+    private static long convertValues(Cell cell) {
+        long copied = 0;
+        for (int i = 0; i < CONVERSIONS; i++) {
+            BigDecimal converted = PrivateCellUtil.getValueAsBigDecimal(cell);
+            if (converted == null) {
+                throw new IllegalStateException("the value should decode as a BigDecimal");
+            }
+            copied += cell.getValueLength() - Bytes.SIZEOF_INT;
         }
         return copied;
     }

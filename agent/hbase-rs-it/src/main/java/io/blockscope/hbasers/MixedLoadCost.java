@@ -70,6 +70,8 @@ final class MixedLoadCost {
                         .start();
                 MixedLoad load = MixedLoad.create(server);
                 RegionServerSwitch rs = RegionServerSwitch.attach(server.pid())) {
+            // Ctrl-C or a kill of this launcher takes the RegionServer with it
+            Runtime.getRuntime().addShutdownHook(new Thread(server::close));
             String previous = rs.installed();
             String on = rs.install(probes);
             System.out.println("[cost] RegionServer " + server.pid() + ": probes " + rs.probes() + "; on windows "

@@ -5,6 +5,8 @@
 #
 #   bash agent/hbase-rs-it/run-regionserver.sh [serve] [agent options]   # runs until Ctrl-C
 #   bash agent/hbase-rs-it/run-regionserver.sh startup N [agent options] # start-up cost, N runs each
+#   bash agent/hbase-rs-it/run-regionserver.sh cost --agent-switch PAIRS [--switch-probes all|NAMES] \
+#        [--switch-mode pause|install] [--duration 2s] [--json FILE]   # the agent's CPU per operation
 #
 # `startup` runs the arms (no agent, the built agent, and COMPARE_AGENT_JAR if set: e.g. a jar of an
 # earlier build) in rotating order each round, and prints each run's wall and CPU time to "Master has
@@ -13,6 +15,12 @@
 # THREADS=true prints each run's CPU by thread name at readiness (JIT, GC, the host's, the agent's);
 # KEEP_LOGS=DIR keeps each server's log there (ARM-PID.log); JSON=FILE writes the raw runs and medians
 # (docs/results/, rendered into docs/benchmarks.md by docs/results/render.py).
+#
+# `cost` starts one RegionServer with the diagnostics agent jar (built beside the agent jar), runs a
+# mixed load (puts, gets, multi-gets, scans, a regex value filter; flushes and compactions) and
+# alternates windows with the probes recording and paused through the agent's ProbeSwitch MBean:
+# the RegionServer's extra CPU per operation, as `pe --agent-switch` measures the example server
+# (MixedLoadCost lists the options; JSON as docs/results/render.py reads it).
 #
 # Builds the agent jar and this module's classes first (reactor build, no install). JAVA picks the JDK
 # (default: java on PATH; HBase 2.6 runs on 11 and 17, not on 25).

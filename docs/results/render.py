@@ -83,7 +83,12 @@ def overhead_label(raw, name=""):
     does not name the server's agent jar or options; there the raw file's name does
     (agent-switch-...[-leakN][-rateN]-...-BUILD-N-DATE.json)."""
     workload = re.search(r"--workload (\S+)", raw["command"]).group(1)
-    if "--rpc-rows" in raw["command"] or "--agent-pid" in raw["command"]:
+    # a RegionServer measured by run-regionserver.sh cost: its options, like the RPC server's, are in
+    # the raw file's name
+    remote = "--agent-pid" in raw["command"] or "run-regionserver.sh" in raw["command"]
+    if "run-regionserver.sh" in raw["command"]:
+        workload += f" (HBase {raw['hbaseVersion']} RegionServer)"
+    elif "--rpc-rows" in raw["command"] or "--agent-pid" in raw["command"]:
         workload += " (RPC server)"
     if "--agent-switch" in raw["command"]:
         command = raw["command"]
@@ -96,17 +101,17 @@ def overhead_label(raw, name=""):
                      + (" recording throughout, leak tracking on / off" if leak_switch
                         else " recording / paused" if paused else " installed / removed"))
         leak = re.search(r"leak\.sample=(\d+)", command)
-        if not leak and "--agent-pid" in command:
+        if not leak and remote:
             leak = re.search(r"-leak(\d+)-", name)  # the server's option, named in the file name
         if leak:
             workload += f", leak.sample={leak.group(1)}"
         rate = re.search(r"leak\.rate=(\d+)", command)
-        if not rate and "--agent-pid" in command:
+        if not rate and remote:
             rate = re.search(r"-rate(\d+)-", name)  # likewise
         if rate:
             workload += f", leak.rate={rate.group(1)}"
         variant = re.search(r"-javaagent:\S*/agent-(" + "|".join(BUILDS) + r")\.jar", command)
-        if not variant and "--agent-pid" in command:
+        if not variant and remote:
             variant = re.search(r"-(" + "|".join(BUILDS) + r")-\d+-[\d-]+\.json$", name)
         if variant:
             workload += ", " + BUILDS[variant.group(1)]

@@ -27,7 +27,9 @@ import java.util.stream.Stream;
  *   <li>{@code startup N [agent options]}: starts it N times without and N times with the agent
  *       (and with a second agent jar to compare, when {@code blockscope.startup.compare} names one),
  *       interleaved, and prints each wall and CPU time to "Master has completed initialization" and
- *       the medians.
+ *       the medians;
+ *   <li>{@code cost --agent-switch PAIRS ...}: the agent's CPU per operation under a mixed write/read
+ *       load, probes switched in one warm RegionServer ({@link MixedLoadCost}).
  * </ul>
  */
 public final class RegionServerMain {
@@ -42,8 +44,11 @@ public final class RegionServerMain {
             startup(runs, options);
         } else if (mode.equals("serve")) {
             serve(args.length > 1 ? args[1] : "");
+        } else if (mode.equals("cost")) {
+            MixedLoadCost.run(List.of(args).subList(1, args.length));
         } else {
-            throw new IllegalArgumentException("usage: serve [agent options] | startup N [agent options]");
+            throw new IllegalArgumentException(
+                    "usage: serve [agent options] | startup N [agent options] | cost [options]");
         }
     }
 

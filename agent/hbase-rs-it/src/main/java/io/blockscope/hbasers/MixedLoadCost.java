@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.hadoop.hbase.util.VersionInfo;
 
 /**
@@ -241,17 +240,8 @@ final class MixedLoadCost {
     }
 
     private static String machine() {
-        String cpu = System.getProperty("os.arch");
-        try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
-            cpu = lines.filter(l -> l.startsWith("model name"))
-                    .map(l -> l.substring(l.indexOf(':') + 1).trim())
-                    .findFirst()
-                    .orElse(cpu);
-        } catch (java.io.IOException e) {
-            // not Linux: the architecture will do
-        }
         return String.format(
                 "%s, %d cores, shared with other builds (load %.2f at the end)",
-                cpu, Runtime.getRuntime().availableProcessors(), loadAverage());
+                RegionServerMain.cpuModel(), Runtime.getRuntime().availableProcessors(), loadAverage());
     }
 }

@@ -171,6 +171,15 @@ public final class RegionServerMain {
     }
 
     private static String machine() {
+        return String.format(
+                "%s, %d cores (load average %.1f at the end)",
+                cpuModel(),
+                Runtime.getRuntime().availableProcessors(),
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+
+    /** The CPU's model name, or the architecture where /proc/cpuinfo does not say. */
+    static String cpuModel() {
         String cpu = System.getProperty("os.arch");
         try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
             cpu = lines.filter(l -> l.startsWith("model name"))
@@ -180,11 +189,7 @@ public final class RegionServerMain {
         } catch (IOException e) {
             // not Linux: the architecture will do
         }
-        return String.format(
-                "%s, %d cores (load average %.1f at the end)",
-                cpu,
-                Runtime.getRuntime().availableProcessors(),
-                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        return cpu;
     }
 
     private static String label(String arm) {

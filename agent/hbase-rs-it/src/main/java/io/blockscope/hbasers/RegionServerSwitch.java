@@ -1,6 +1,5 @@
 package io.blockscope.hbasers;
 
-import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,8 +9,6 @@ import javax.management.JMException;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
-import javax.management.remote.JMXConnectorFactory;
-import javax.management.remote.JMXServiceURL;
 
 /**
  * A RegionServer JVM run with the diagnostics agent jar, seen through its local management agent
@@ -33,20 +30,9 @@ final class RegionServerSwitch implements AutoCloseable {
         this.probeSwitch = new ObjectName(SWITCH);
     }
 
-    /**
-     * The JVM of process {@code pid}. The JMX address comes from that JVM over the attach API, never
-     * from input: the RMI lookup only reaches a process this user already controls.
-     */
-    @SuppressWarnings("BanJNDI")
+    /** The JVM of process {@code pid} (see {@link LocalJmx}). */
     static RegionServerSwitch attach(long pid) throws Exception {
-        VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
-        String address;
-        try {
-            address = vm.startLocalManagementAgent();
-        } finally {
-            vm.detach();
-        }
-        return new RegionServerSwitch(JMXConnectorFactory.connect(new JMXServiceURL(address)));
+        return new RegionServerSwitch(LocalJmx.connect(pid));
     }
 
     /** CPU nanoseconds the whole process has used (every thread: handlers, flushes, compactions, GC, JIT). */

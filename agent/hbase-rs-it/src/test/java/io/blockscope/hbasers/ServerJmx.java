@@ -1,6 +1,5 @@
 package io.blockscope.hbasers;
 
-import com.sun.tools.attach.VirtualMachine;
 import io.blockscope.hbasers.server.ServerLedger;
 import java.io.IOException;
 import java.util.Map;
@@ -14,8 +13,6 @@ import javax.management.MBeanServerConnection;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
-import javax.management.remote.JMXConnectorFactory;
-import javax.management.remote.JMXServiceURL;
 
 /**
  * HBase's own view: the RegionServer's metrics MBeans ({@code Hadoop:service=HBase,name=RegionServer,
@@ -36,14 +33,7 @@ final class ServerJmx implements AutoCloseable {
 
     static ServerJmx connect(long pid) {
         try {
-            VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
-            String address;
-            try {
-                address = vm.startLocalManagementAgent();
-            } finally {
-                vm.detach();
-            }
-            return new ServerJmx(JMXConnectorFactory.connect(new JMXServiceURL(address)));
+            return new ServerJmx(LocalJmx.connect(pid));
         } catch (Exception e) {
             throw new AssertionError("cannot open JMX on the RegionServer " + pid + ": " + e, e);
         }

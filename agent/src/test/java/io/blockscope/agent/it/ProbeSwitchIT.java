@@ -156,16 +156,16 @@ class ProbeSwitchIT {
                     held > 0,
                     "every checkout tracked at leak.sample=1\n" + on.describe("blockscope_block_hold_seconds"));
 
-            child.command("leak false");
-            assertTrue(child.out().contains("leak tracking=false"), child.transcript());
+            child.command("leak-tracking false");
+            assertTrue(child.out().contains("leak-tracking on=false"), child.transcript());
             child.command("work " + ROUNDS);
             expected = expected.plus(Counts.gets(ROUNDS)).plus(Counts.returns(ROUNDS));
             Scrape off = Scrape.of(port);
             assertEquals(expected, Counts.of(off), "the probes still record\n" + child.transcript());
             assertEquals(held, off.sum("blockscope_block_hold_seconds_count"), "no checkout tracked while off");
 
-            child.command("leak true");
-            assertTrue(child.out().contains("leak tracking=true"), child.transcript());
+            child.command("leak-tracking true");
+            assertTrue(child.out().contains("leak-tracking on=true"), child.transcript());
             child.command("work " + ROUNDS);
             Scrape again = Scrape.of(port);
             assertTrue(again.sum("blockscope_block_hold_seconds_count") > held, "tracked again once on");
@@ -177,10 +177,10 @@ class ProbeSwitchIT {
                 .classPath(ChildJvm.classPath(SERVER))
                 .start(CacheWorkload.class.getName(), "zero-copy")) {
             child.awaitOut(Pattern.compile("^ready port=(\\d+)"));
-            child.command("leak true");
+            child.command("leak-tracking true");
             assertTrue(
                     child.out()
-                            .contains("leak error java.lang.IllegalStateException: leak tracking is off in the"
+                            .contains("leak-tracking error java.lang.IllegalStateException: leak tracking is off in the"
                                     + " agent's options (leak.sample=0): there is none to turn on"),
                     child.transcript());
             child.command("exit");

@@ -28,6 +28,7 @@ import javax.management.ObjectName;
  *       (L1 hit) and every absent key (miss in both), returning every hit.</li>
  *   <li>{@code copy N}: N copies of the value through {@link CopyingFilter}, and N of the row here.</li>
  *   <li>{@code leak N}: N checkouts {@link LeakyReader} never returns, then garbage collections.</li>
+ *   <li>{@code leak-tracking true|false}: the diagnostics jar's leak-tracking switch, read back.</li>
  *   <li>{@code hold N}: N checkouts {@link HoldingReader} keeps forever.</li>
  *   <li>{@code stats}: the caches' own statistics, for the test to compare with the agent's.</li>
  *   <li>{@code probes SPEC}: sets the diagnostics agent jar's probe switch to SPEC
@@ -78,9 +79,9 @@ public final class CacheWorkload {
                 System.out.println("ok pause");
                 continue;
             }
-            if (command[0].equals("leak")) {
+            if (command[0].equals("leak-tracking")) {
                 leakTracking(Boolean.parseBoolean(command[1]));
-                System.out.println("ok leak");
+                System.out.println("ok leak-tracking");
                 continue;
             }
             if (command[0].equals("probes")) {
@@ -123,13 +124,13 @@ public final class CacheWorkload {
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
             ObjectName name = new ObjectName("io.blockscope:type=ProbeSwitch");
             server.setAttribute(name, new Attribute("LeakTracking", on));
-            System.out.println("leak tracking=" + server.getAttribute(name, "LeakTracking"));
+            System.out.println("leak-tracking on=" + server.getAttribute(name, "LeakTracking"));
         } catch (Exception e) {
             Throwable root = e;
             while (root.getCause() != null && root.getCause() != root) {
                 root = root.getCause();
             }
-            System.out.println("leak error " + root);
+            System.out.println("leak-tracking error " + root);
         }
     }
 

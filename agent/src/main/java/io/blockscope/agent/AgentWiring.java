@@ -2,6 +2,7 @@ package io.blockscope.agent;
 
 import io.blockscope.agent.bootstrap.Bridge;
 import io.blockscope.agent.bootstrap.Checkouts;
+import io.blockscope.agent.bootstrap.HeldBuffers;
 import io.blockscope.agent.config.AgentConfig;
 import io.blockscope.agent.instrument.DeferredTransformer;
 import io.blockscope.agent.instrument.Instrumenter;
@@ -16,6 +17,8 @@ import io.blockscope.agent.profile.Profile;
 import io.blockscope.agent.profile.Profiles;
 import io.blockscope.agent.record.Recorder;
 import io.blockscope.agent.record.SiteResolver;
+import io.blockscope.agent.record.StuckBuffers;
+import io.blockscope.agent.record.StuckCheckouts;
 import io.blockscope.exporter.Exporter;
 import io.blockscope.exporter.ExporterConfig;
 import java.lang.instrument.Instrumentation;
@@ -47,6 +50,11 @@ final class AgentWiring {
      * room for tens of thousands of blocks out at once (far more than a RegionServer's readers hold).
      */
     static final int CHECKOUT_SLOTS = 1 << 17;
+    /**
+     * Slots of the table of pool buffers out, for profiles with a pool: 256 KiB, under half full
+     * with a pool of 16,000 buffers (HBase's default is 64 per RPC handler: 1,920 with 30).
+     */
+    static final int HELD_BUFFER_SLOTS = 1 << 15;
 
     private AgentWiring() {}
 
@@ -126,6 +134,13 @@ final class AgentWiring {
         metrics.attach(recorder);
         if (profile.matchesReturns()) {
             Checkouts.matchReturns(CHECKOUT_SLOTS);
+            metrics.attach(new StuckCheckouts(
+                    Checkouts.checkouts(), config.leakAge(), profile.tiers().size(), System.nanoTime()));
+        }
+        if (!profile.bufferTiers().isEmpty()) {
+            HeldBuffers held = new HeldBuffers(HELD_BUFFER_SLOTS);
+            Checkouts.holdBuffers(held);
+            metrics.attach(new StuckBuffers(held, config.leakAge()));
         }
         Bridge.install(recorder, config.leakSample(), config.copySample(), config.copySampleBytes());
 

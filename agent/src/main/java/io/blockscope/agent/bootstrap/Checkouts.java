@@ -22,6 +22,13 @@ public final class Checkouts {
      * already reads, not through the sink, its tracker and an atomic.
      */
     private static volatile int trackedCheckouts;
+    /** Every pool buffer out of its pool, with its take time; null when the profile has no pool. */
+    private static volatile HeldBuffers heldBuffers;
+    /**
+     * While true, every buffer take is sampled (within {@code leak.rate}): some buffers are stuck,
+     * and only a take whose site was captured can name the code that keeps them.
+     */
+    private static volatile boolean denseBufferSites;
 
     private static final VarHandle TRACKED_CHECKOUTS;
 
@@ -73,6 +80,24 @@ public final class Checkouts {
         checkouts = slots > 0 ? new CheckoutTable(slots) : null;
     }
 
+    /**
+     * Makes every buffer take and give-back update {@code held}; called once, before any probe is
+     * installed, only by profiles with a pool.
+     */
+    public static void holdBuffers(HeldBuffers held) {
+        heldBuffers = held;
+    }
+
+    /** Samples every buffer take for its site ({@code true}) or at {@code leak.sample} as any checkout. */
+    public static void denseBufferSites(boolean dense) {
+        denseBufferSites = dense;
+    }
+
+    /** Whether every buffer take is sampled for its site now. */
+    public static boolean denseBufferSites() {
+        return denseBufferSites;
+    }
+
     /** The table of checked-out blocks, or null when no probe matches returns. */
     public static CheckoutTable checkouts() {
         return checkouts;
@@ -111,6 +136,33 @@ public final class Checkouts {
             }
             return;
         }
+        checkedOut(tier, counted, block, checkoutSample);
+    }
+
+    /**
+     * A buffer taken from pool tier {@code tier} ({@code buffer} never null): held with its take time,
+     * then counted and sampled as a checkout, every take while {@link #denseBufferSites} is on.
+     */
+    public static void bufferTake(int tier, boolean counted, Object buffer) {
+        HeldBuffers held = heldBuffers;
+        if (held != null) {
+            held.taken(buffer, System.nanoTime());
+        }
+        int sample = checkoutSample;
+        checkedOut(tier, counted, buffer, sample != 0 && denseBufferSites ? 1 : sample);
+    }
+
+    /** A buffer given back to pool tier {@code tier}: no longer held, then returned as a checkout. */
+    public static void bufferReturn(int tier, boolean matched, Object buffer) {
+        HeldBuffers held = heldBuffers;
+        if (held != null && buffer != null) {
+            held.given(buffer);
+        }
+        blockReturn(tier, matched, buffer);
+    }
+
+    /** A checkout, sampled 1 in {@code sample} for its hold time and leaks (0: none). */
+    private static void checkedOut(int tier, boolean counted, Object block, int sample) {
         CheckoutTable table = checkouts;
         if (table != null && !table.add(block, tier)) {
             // no room to match its return later: count it as a plain hit so outstanding stays true
@@ -122,7 +174,7 @@ public final class Checkouts {
         }
         // one column or the other, then one inlined count: two calls would inline the count twice
         int column = counted ? Counters.hitColumn(tier) : Counters.uncountedCheckoutColumn(tier);
-        if (CounterRows.incrementAndSample(column, checkoutSample)) {
+        if (CounterRows.incrementAndSample(column, sample)) {
             sampledCheckout(tier, block);
         }
     }

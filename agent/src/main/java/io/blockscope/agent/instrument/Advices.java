@@ -50,6 +50,37 @@ final class Advices {
         }
     }
 
+    /** A pool's buffer take: held with its take time as well as counted (see {@code Checkouts.bufferTake}). */
+    static final class BufferTake {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(
+                @TierId int tier,
+                @ProbeCondition boolean when,
+                @ProbeCounted boolean counted,
+                @ProbeValue Object buffer) {
+            if (when) {
+                if (buffer == null) {
+                    Checkouts.blockMiss(tier, counted); // the pool is spent: the heap fallback counts it
+                } else {
+                    Checkouts.bufferTake(tier, counted, buffer);
+                }
+            }
+        }
+    }
+
+    static final class BufferReturn {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(
+                @TierId int tier,
+                @ProbeCondition boolean when,
+                @ProbeMatched boolean matched,
+                @ProbeValue Object buffer) {
+            if (when) {
+                Checkouts.bufferReturn(tier, matched, buffer);
+            }
+        }
+    }
+
     static final class Copy {
         @Advice.OnMethodExit(suppress = Throwable.class)
         static void exit(

@@ -32,13 +32,14 @@ final class KindAdvice implements ProbeSpec.Visitor<Advice> {
         mapping = checkout.value() == null
                 ? mapping.bind(ProbeCheckout.class, checkout.constant())
                 : mapping.bind(ProbeCheckout.class, new ValueMapping(checkout.value(), boolean.class, true));
-        return mapping.to(Advices.BlockGet.class);
+        return mapping.to(probe.pooledBuffers() ? Advices.BufferTake.class : Advices.BlockGet.class);
     }
 
     @Override
     public Advice blockReturn(ProbeSpec.BlockReturn probe) {
         Advice.WithCustomMapping mapping = when(value(probe.value(), Object.class), probe.when());
-        return mapping.bind(ProbeMatched.class, probe.returnsCheckedOut()).to(Advices.BlockReturn.class);
+        return mapping.bind(ProbeMatched.class, probe.returnsCheckedOut())
+                .to(probe.pooledBuffers() ? Advices.BufferReturn.class : Advices.BlockReturn.class);
     }
 
     @Override

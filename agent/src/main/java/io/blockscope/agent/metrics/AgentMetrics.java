@@ -9,6 +9,8 @@ import io.blockscope.agent.profile.ProbeSpec;
 import io.blockscope.agent.profile.Profile;
 import io.blockscope.agent.record.Recorder;
 import io.blockscope.agent.record.SiteTable;
+import io.blockscope.agent.record.StuckBuffers;
+import io.blockscope.agent.record.StuckCheckouts;
 import io.blockscope.exporter.Log;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -45,6 +47,10 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
     private final DistributionDataPoint[] holdByTier;
     private final boolean hasAllocatorProbe;
     private volatile Recorder recorder;
+    /** Pool buffers out past leak.age; null for a profile without a pool. */
+    private volatile StuckBuffers stuckBuffers;
+    /** Checkouts untouched past leak.age; null for a profile that does not match returns. */
+    private volatile StuckCheckouts stuckCheckouts;
 
     public AgentMetrics(
             Profile profile, ProbeStatus status, String version, LeakReport leaks, PrometheusRegistry registry) {
@@ -75,6 +81,26 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
         this.recorder = recorder;
     }
 
+    /** Set once, for a profile with a pool, before any probe is installed. */
+    public void attach(StuckBuffers stuck) {
+        this.stuckBuffers = stuck;
+    }
+
+    /** Set once, for a profile that matches returns to checkouts, before any probe is installed. */
+    public void attach(StuckCheckouts stuck) {
+        this.stuckCheckouts = stuck;
+    }
+
+    /** Checkouts untouched past leak.age, or null for a profile that does not match returns. */
+    StuckCheckouts stuckCheckouts() {
+        return stuckCheckouts;
+    }
+
+    /** Pool buffers out past leak.age, or null for a profile without a pool. */
+    StuckBuffers stuckBuffers() {
+        return stuckBuffers;
+    }
+
     /** The recorder, or null before {@link #attach}. */
     Recorder recorder() {
         return recorder;
@@ -100,7 +126,7 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
             allocatorPools(out, r);
         }
         health(out);
-        out.add(dropped.snapshot(r, leaks));
+        out.add(dropped.snapshot(r, leaks, stuckBuffers));
         return new MetricSnapshots(out);
     }
 
@@ -114,6 +140,11 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
         GaugeSnapshot.Builder outstanding = GaugeSnapshot.builder()
                 .name("blockscope_block_refs_outstanding")
                 .help("Checkouts (hits the reader must give back) not yet returned. Must come back to zero when idle.");
+        StuckCheckouts stuckNow = stuckCheckouts;
+        GaugeSnapshot.Builder stuck = GaugeSnapshot.builder()
+                .name("blockscope_block_refs_stuck")
+                .help("Of those, checkouts of blocks no reader has taken or given back for leak.age, every"
+                        + " checkout counted (not sampled).");
         for (int t = 0; t < tiers.size(); t++) {
             if (leaks.bufferTier(t)) {
                 continue; // a pool, not a cache: its buffers in use are blockscope_allocator_pool_buffers
@@ -129,10 +160,16 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
             gets.dataPoint(counter(Counters.MISSES[t].sum(), "tier", tier, "result", "miss"));
             returns.dataPoint(counter(returned, "tier", tier));
             outstanding.dataPoint(gauge(checkouts - returned, "tier", tier));
+            if (stuckNow != null) {
+                stuck.dataPoint(gauge(stuckNow.stuck(t), "tier", tier));
+            }
         }
         out.add(gets.build());
         out.add(returns.build());
         out.add(outstanding.build());
+        if (stuckNow != null) {
+            out.add(stuck.build());
+        }
         long untracked = Counters.CHECKOUT_TABLE_FULL.sum();
         if (untracked > 0) {
             Log.warnOnce(
@@ -293,6 +330,15 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
                     buffers.dataPoint(gauge(pools.inUseBuffers, "state", "in_use"));
                 }
                 out.add(buffers.build());
+            }
+            StuckBuffers stuck = stuckBuffers;
+            if (stuck != null) {
+                single(
+                        out,
+                        (long) stuck.stuck(),
+                        "blockscope_allocator_pool_buffers_stuck",
+                        "Buffers taken from the pools longer than leak.age ago and not given back, every take"
+                                + " counted (not sampled).");
             }
             single(
                     out,

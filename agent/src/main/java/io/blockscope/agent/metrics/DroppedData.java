@@ -2,6 +2,7 @@ package io.blockscope.agent.metrics;
 
 import io.blockscope.agent.bootstrap.Counters;
 import io.blockscope.agent.record.Recorder;
+import io.blockscope.agent.record.StuckBuffers;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import java.util.concurrent.atomic.LongAdder;
@@ -10,7 +11,7 @@ import java.util.concurrent.atomic.LongAdder;
  * Everything the agent had to leave out, as one counter, {@code blockscope_agent_dropped_total{what}},
  * so that no loss is silent. Each source keeps its own count where it happens (a {@code LongAdder}
  * on the hot path, a plain field under the lock a table already holds); this only sums them at
- * scrape time. All six series are always present, so {@code rate()} sees a loss from its first one.
+ * scrape time. All seven series are always present, so {@code rate()} sees a loss from its first one.
  */
 final class DroppedData {
 
@@ -27,6 +28,8 @@ final class DroppedData {
     static final String LEAK_UNTRACKED = "leak_untracked";
     /** Sampled checkouts not watched for leaks because the second's {@code leak.rate} budget was spent. */
     static final String LEAK_RATE_LIMITED = "leak_rate_limited";
+    /** Pool buffer takes not held with their take time because that table was full: stuck may undercount. */
+    static final String BUFFER_UNTRACKED = "buffer_untracked";
     /** Call sites that lost their own label to a hotter one; their counts moved into site="other". */
     static final String SITE_RETIRED = "site_retired";
 
@@ -39,7 +42,7 @@ final class DroppedData {
     }
 
     /** {@code recorder} is null until the agent has wired it: its sources then count 0. */
-    CounterSnapshot snapshot(Recorder recorder, LeakReport leaks) {
+    CounterSnapshot snapshot(Recorder recorder, LeakReport leaks, StuckBuffers stuck) {
         long instances = recorder == null ? 0 : recorder.instances().ignored();
         long leakUntracked = recorder == null ? 0 : recorder.untrackedCheckouts();
         long leakRateLimited = recorder == null ? 0 : recorder.overBudgetCheckouts();
@@ -56,6 +59,7 @@ final class DroppedData {
                 .dataPoint(point(CHECKOUT_UNTRACKED, Counters.CHECKOUT_TABLE_FULL.sum()))
                 .dataPoint(point(LEAK_UNTRACKED, leakUntracked))
                 .dataPoint(point(LEAK_RATE_LIMITED, leakRateLimited))
+                .dataPoint(point(BUFFER_UNTRACKED, stuck == null ? 0 : stuck.untracked()))
                 .dataPoint(point(SITE_RETIRED, sitesRetired))
                 .build();
     }

@@ -1,5 +1,6 @@
 package io.blockscope.agent.record;
 
+import io.blockscope.agent.bootstrap.Checkouts;
 import io.blockscope.agent.bootstrap.Counters;
 import io.blockscope.agent.bootstrap.Sink;
 import io.blockscope.agent.profile.Component;
@@ -28,6 +29,12 @@ public final class Recorder extends Sink {
 
     public static final int BYTES = 1;
 
+    /**
+     * Buffer takes tracked a second at most while they are sampled densely (at least leak.rate): a
+     * capture is 30-100 us, so at most 0.5-1% of a core, and only while buffers are held for seconds.
+     */
+    static final int DENSE_TAKES_PER_SECOND = 100;
+
     private final SiteResolver sites;
     private final SiteResolver fallbackSiteResolver;
     private final CheckoutTracker tracker;
@@ -40,6 +47,12 @@ public final class Recorder extends Sink {
     private final long leakAgeNanos;
     /** Bounds the sampled checkouts tracked a second: each costs a stack capture. */
     private final RateBudget trackBudget;
+    /**
+     * Bounds the buffer takes tracked a second while every take is sampled ({@code
+     * Checkouts.denseBufferSites}): higher than {@code leak.rate}, so that a flush's burst of takes
+     * is tracked whole and the leaked one among them is not left to chance.
+     */
+    private final RateBudget denseBudget;
     /** Sampled checkouts the budget refused: not watched for leaks, so counted as dropped. */
     private final LongAdder overBudget = new LongAdder();
     /**
@@ -96,17 +109,20 @@ public final class Recorder extends Sink {
         this.copyEvents = copyEvents;
         this.leakAgeNanos = leakAge.toNanos();
         this.trackBudget = new RateBudget(trackedPerSecond, System.nanoTime());
+        this.denseBudget = new RateBudget(
+                trackedPerSecond == 0 ? 0 : Math.max(trackedPerSecond, DENSE_TAKES_PER_SECOND), System.nanoTime());
     }
 
     @Override
     public void checkout(int tier, Object block) {
         tracker.pollCollected();
         long now = System.nanoTime();
-        if (!trackBudget.tryAcquire(now)) {
+        boolean buffer = tier < bufferTiers.length && bufferTiers[tier];
+        boolean dense = buffer && Checkouts.denseBufferSites();
+        if (!(dense ? denseBudget : trackBudget).tryAcquire(now)) {
             overBudget.increment(); // over this second's budget: not tracked, and no stack captured
             return;
         }
-        boolean buffer = tier < bufferTiers.length && bufferTiers[tier];
         tracker.track(block, tier, now, buffer ? fallbackSiteResolver.capture() : sites.capture());
     }
 

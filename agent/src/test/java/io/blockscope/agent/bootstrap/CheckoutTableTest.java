@@ -118,4 +118,42 @@ class CheckoutTableTest {
         assertEquals(0, table.size());
         assertFalse(table.remove(shared[0]) >= 0);
     }
+
+    @Test
+    void anEntryUntouchedForTheGivenEpochsIsStuckUntilTouched() {
+        CheckoutTable table = new CheckoutTable(64);
+        Object leaked = new Object();
+        Object busy = new Object();
+        table.add(leaked, 1);
+        table.add(leaked, 1); // two references, neither given back
+        for (int e = 0; e < 5; e++) {
+            assertEquals(0, table.stuck(5, 2)[1], "epoch " + e + ": not yet");
+            table.advance();
+            table.add(busy, 1); // busy: taken and given back every epoch
+            table.remove(busy);
+        }
+        assertEquals(2, table.stuck(5, 2)[1], "both references of the untouched block");
+        for (int e = 0; e < 300; e++) {
+            table.advance(); // past a whole cycle of epochs: still stuck
+        }
+        assertEquals(2, table.stuck(5, 2)[1]);
+        assertEquals(1, table.remove(leaked), "one of them comes back: touched");
+        assertEquals(0, table.stuck(5, 2)[1]);
+        assertEquals(1, table.size(), "one reference still out");
+    }
+
+    @Test
+    void stuckCountsAreByTier() {
+        CheckoutTable table = new CheckoutTable(64);
+        table.add(new Object(), 0);
+        table.add(new Object(), 2);
+        table.add(new Object(), 2);
+        for (int e = 0; e < 2; e++) {
+            table.advance();
+        }
+        long[] stuck = table.stuck(2, 3);
+        assertEquals(1, stuck[0]);
+        assertEquals(0, stuck[1]);
+        assertEquals(2, stuck[2]);
+    }
 }

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.agent.bootstrap.Bridge;
 import io.blockscope.agent.bootstrap.Checkouts;
+import io.blockscope.agent.bootstrap.HeldBuffers;
 import io.blockscope.agent.bootstrap.Sink;
 import io.blockscope.agent.profile.OccupancySpec;
 import io.blockscope.agent.profile.ProbeSpec;
 import io.blockscope.agent.profile.ProfileParser;
 import io.blockscope.agent.record.Recorder;
 import io.blockscope.agent.record.SiteResolver;
+import io.blockscope.agent.record.StuckBuffers;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -152,11 +154,28 @@ class DroppedDataTest {
     }
 
     @Test
+    void bufferTakesTheHeldTableRefusedAreCounted() {
+        HeldBuffers held = new HeldBuffers(64);
+        StuckBuffers stuck = new StuckBuffers(held, Duration.ofSeconds(60));
+        Object buffer = new Object();
+        for (int i = 0; i < HeldBuffers.PROBES_FOR_TEST + 2; i++) {
+            held.taken(buffer, 0L); // one identity hash: one window of slots
+        }
+        assertEquals(
+                2,
+                dropped.snapshot(null, leaks, stuck).getDataPoints().stream()
+                        .filter(p -> p.getLabels().get("what").equals(DroppedData.BUFFER_UNTRACKED))
+                        .mapToLong(p -> (long) p.getValue())
+                        .sum());
+    }
+
+    @Test
     void everyWhatIsAlwaysExported() {
-        CounterSnapshot snapshot = dropped.snapshot(null, leaks);
+        CounterSnapshot snapshot = dropped.snapshot(null, leaks, null);
         assertEquals("blockscope_agent_dropped", snapshot.getMetadata().getName());
         assertEquals(
                 List.of(
+                        "buffer_untracked",
                         "checkout_untracked",
                         "leak_rate_limited",
                         "leak_untracked",
@@ -174,7 +193,7 @@ class DroppedDataTest {
     }
 
     private long value(Recorder from, String what) {
-        return (long) dropped.snapshot(from, leaks).getDataPoints().stream()
+        return (long) dropped.snapshot(from, leaks, null).getDataPoints().stream()
                 .filter(p -> what.equals(p.getLabels().get("what")))
                 .findFirst()
                 .orElseThrow()

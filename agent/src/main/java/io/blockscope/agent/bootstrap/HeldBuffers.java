@@ -1,0 +1,135 @@
+package io.blockscope.agent.bootstrap;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Every pool buffer out of its pool, with the time it was taken: exact, not sampled. A pool creates
+ * at most its {@code max.buffer.count} buffers and lends each to one holder at a time, so one
+ * {@code long} per buffer out is enough: the buffer's identity hash (high 32 bits) and the tick it
+ * was taken at (low 32 bits, {@code 2^}{@link #TICK_SHIFT} ns each, about 16.8 ms; ages are told
+ * apart up to 1.1 years). A buffer out longer than {@code leak.age} is stuck: leaked,
+ * or held by a reader that does not let go. The pool's own free list cannot tell that: a buffer
+ * taken and given back between two reads of it looks the same as one that never came back.
+ *
+ * <p>Open addressing over a window of {@link #PROBES} slots, every update a CAS: no lock, no
+ * allocation. Nothing holds the buffer itself, so a leaked buffer is still garbage collected (and
+ * still counted here, as the pool lost it all the same). Two buffers out with the same identity hash
+ * take an entry each; a give-back removes the youngest, because a buffer that cycles is younger than
+ * one that is stuck. A take whose window is full is not held ({@link #untracked()}); its give-back
+ * finds nothing, as does the give-back of a buffer taken before the agent came.
+ */
+public final class HeldBuffers {
+
+    static final int PROBES = 16;
+    /** {@link #PROBES}, for tests of other packages. */
+    public static final int PROBES_FOR_TEST = PROBES;
+
+    static final int TICK_SHIFT = 24;
+    private static final long TICK_MASK = 0xffff_ffffL;
+
+    private final AtomicLongArray slots;
+    private final int mask;
+    private final AtomicLong untracked = new AtomicLong();
+
+    /** @param capacity slots; rounded up to a power of two, at least 64 */
+    public HeldBuffers(int capacity) {
+        int size = capacity <= 64 ? 64 : Integer.highestOneBit(capacity - 1) << 1;
+        this.slots = new AtomicLongArray(size);
+        this.mask = size - 1;
+    }
+
+    public int capacity() {
+        return mask + 1;
+    }
+
+    /** {@code buffer} left its pool at {@code nanoTime} ({@link System#nanoTime()}). */
+    public void taken(Object buffer, long nanoTime) {
+        taken(System.identityHashCode(buffer), nanoTime);
+    }
+
+    /** {@link #taken(Object, long)} by identity hash (tests pick colliding ones). */
+    void taken(int hash, long nanoTime) {
+        // the low bit set keeps an entry non-zero (0 is an empty slot) at the price of one tick
+        long entry = ((long) hash << 32) | tick(nanoTime) | 1L;
+        int home = spread(hash);
+        for (int i = 0; i < PROBES; i++) {
+            int slot = (home + i) & mask;
+            if (slots.get(slot) == 0L && slots.compareAndSet(slot, 0L, entry)) {
+                return;
+            }
+        }
+        untracked.incrementAndGet();
+    }
+
+    /** {@code buffer} is back in its pool. */
+    public void given(Object buffer) {
+        given(System.identityHashCode(buffer));
+    }
+
+    /** {@link #given(Object)} by identity hash. */
+    void given(int hash) {
+        int home = spread(hash);
+        while (true) {
+            int youngestSlot = -1;
+            long youngest = 0L;
+            for (int i = 0; i < PROBES; i++) {
+                int slot = (home + i) & mask;
+                long entry = slots.get(slot);
+                if (entry != 0L
+                        && (int) (entry >>> 32) == hash
+                        && (youngest == 0L || ticksBetween(youngest, entry) > 0)) {
+                    youngest = entry;
+                    youngestSlot = slot;
+                }
+            }
+            if (youngestSlot < 0 || slots.compareAndSet(youngestSlot, youngest, 0L)) {
+                return; // not held (untracked, or taken before the agent came), or removed
+            }
+            // another give-back of the same hash took that entry first: look again
+        }
+    }
+
+    /** Buffers out now that were taken more than {@code ageNanos} before {@code nowNanos}. */
+    public int olderThan(long nowNanos, long ageNanos) {
+        long now = tick(nowNanos) | 1L;
+        long maxTicks = ageNanos >>> TICK_SHIFT;
+        int n = 0;
+        for (int slot = 0; slot <= mask; slot++) {
+            long entry = slots.get(slot);
+            if (entry != 0L && ticksBetween(entry, now) > maxTicks) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Buffers out now. */
+    public int held() {
+        int n = 0;
+        for (int slot = 0; slot <= mask; slot++) {
+            if (slots.get(slot) != 0L) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Takes not held because their window was full. */
+    public long untracked() {
+        return untracked.get();
+    }
+
+    private static long tick(long nanoTime) {
+        return (nanoTime >>> TICK_SHIFT) & TICK_MASK;
+    }
+
+    /** Ticks from entry {@code a}'s take to entry {@code b}'s, modulo 2^32, as a signed count. */
+    private static long ticksBetween(long a, long b) {
+        return (int) ((b & TICK_MASK) - (a & TICK_MASK));
+    }
+
+    private static int spread(int hash) {
+        return hash ^ (hash >>> 16);
+    }
+}

@@ -52,6 +52,9 @@ final class FindingsPage {
         final List<Point> points = new ArrayList<>();
         final List<Alternative> alternatives = new ArrayList<>();
         String noAlternative = "";
+        /** Where else the code is, after the release measured (the draft report's affected versions). */
+        String elsewhere = "the same lines are unchanged on HBase's branch-2 and master (their heads of 2026-08-19,"
+                + " read 2026-11-29).";
         /** What the last column of the measurements counts. */
         String returned = "cells returned";
         /** The summary's "zero-copy today" cell. */
@@ -178,8 +181,9 @@ final class FindingsPage {
             out.append("**Title:** ").append(f.reportTitle).append("\n\n");
             out.append("**Affected versions:** ")
                     .append(release)
-                    .append(" (measured); the same lines are unchanged on HBase's branch-2 and master (their"
-                            + " heads of 2026-08-19, read 2026-11-29).\n\n");
+                    .append(" (measured); ")
+                    .append(f.elsewhere)
+                    .append("\n\n");
             out.append("**Reproduction:** blockscope's `RegionServerFindingsTest` (a standalone RegionServer with an"
                     + " offheap BucketCache, blocks cached, the blockscope agent counting every copy):\n\n");
             out.append("```bash\n").append(COMMAND).append("\n```\n\n");

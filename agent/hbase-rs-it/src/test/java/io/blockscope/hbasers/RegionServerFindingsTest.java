@@ -330,9 +330,12 @@ class RegionServerFindingsTest {
         f.today = "none in HBase";
         f.noAlternative = "none among HBase's stock filters for a fixed byte inside the key (`RowFilter` with"
                 + " `RegexStringComparator` copies each row too); a key designed for a prefix scan needs none.";
-        f.operator = "list the fuzzy keys in the order the rows match them (ascending for a forward scan), or put the"
-                + " fixed part first in the key and scan it by prefix; the copies are the row key's size times the keys"
-                + " tried, so they matter with long keys and many keys.";
+        f.operator = "list the fuzzy keys in the order consecutive rows match them (measured above: fewer keys tried"
+                + " per row), or put the fixed part first in the key and scan it by prefix; the copies are the row"
+                + " key's size times the keys tried, so they matter with long keys and many keys.";
+        f.elsewhere = "the loop's copy is unchanged on HBase's branch-2 and master (their heads of 2026-08-19, read"
+                + " 2026-11-29); on master `FilterBase.filterRowKey(Cell)` no longer calls `getRowArray()`, so there"
+                + " the inherited copy per row is gone.";
         f.upstream = UPSTREAM;
         f.reportTitle = "FuzzyRowFilter copies the row key once per fuzzy key tried, per cell, from offheap blocks";
         f.change = "take the row once per cell outside the loop over the keys, or better match in place: `satisfies`"

@@ -7,14 +7,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
  * docs/hbase-findings.md, written from one run of {@link RegionServerFindingsTest}: per finding the
  * release measured, the bytes the agent counted at each parameter value next to what HBase's source
- * predicts, the site the agent named, the zero-copy alternative's run, and a draft report. Every
+ * predicts (and as a chart, docs/images/findings/), the site the agent named, the zero-copy
+ * alternative's run, and a draft report. Every
  * figure on the page comes from the run; the prose around it (the law, the advice, the change
  * proposed) is read from HBase's source. {@link #check} fails when the committed page differs from
  * this run's, and with {@code -Dblockscope.features.update=true} rewrites it instead.
@@ -22,6 +25,9 @@ import java.util.stream.Collectors;
 final class FindingsPage {
 
     static final String PAGE = "docs/hbase-findings.md";
+    /** Each finding's chart, {@code <anchor>.svg}, written by the same run. */
+    static final String CHARTS = "docs/images/findings/";
+
     static final String COMMAND = "mvn -B -ntp -pl agent/hbase-rs-it -am verify -Dtest=RegionServerFindingsTest \\\n"
             + "    -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=NONE -Dfailsafe.failIfNoSpecifiedTests=false";
 
@@ -149,6 +155,13 @@ final class FindingsPage {
                         .append(String.format(Locale.ROOT, "%,d", p.results()))
                         .append(" |\n");
             }
+            out.append("\n![")
+                    .append(f.title)
+                    .append(": bytes copied per ")
+                    .append(f.unit)
+                    .append(", as measured](")
+                    .append(chartPath(f).substring("docs/".length()))
+                    .append(")\n");
             out.append("\n- **How it grows:** ").append(f.law).append('\n');
             out.append("- **Source line** (as the agent names it): ")
                     .append(code(f.sites))
@@ -251,17 +264,100 @@ final class FindingsPage {
         return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 
+    /** Where {@code f}'s chart goes, relative to the repository (the page links it relative to docs/). */
+    static String chartPath(Finding f) {
+        return CHARTS + f.anchor + ".svg";
+    }
+
+    /**
+     * {@code f}'s bytes per unit at each parameter value as horizontal bars, scaled to the largest:
+     * the law at a glance. Plain SVG, no script, a few hundred bytes.
+     */
+    static String chart(Finding f) {
+        int rowHeight = 24;
+        int labelWidth = 300;
+        int barWidth = 220;
+        int width = labelWidth + barWidth + 90;
+        int height = 30 + rowHeight * f.points.size();
+        double max =
+                f.points.stream().mapToDouble(FindingsPage::perUnitValue).max().orElse(1);
+        StringBuilder svg = new StringBuilder();
+        svg.append(String.format(
+                Locale.ROOT,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
+                        + " font-family=\"sans-serif\" font-size=\"12\">\n",
+                width,
+                height,
+                width,
+                height));
+        svg.append("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
+        svg.append(String.format(
+                Locale.ROOT,
+                "<text x=\"%d\" y=\"16\" font-weight=\"bold\">%s (bytes per %s)</text>\n",
+                8,
+                xml(f.title),
+                xml(f.unit)));
+        for (int i = 0; i < f.points.size(); i++) {
+            Point p = f.points.get(i);
+            int y = 30 + rowHeight * i;
+            double bar = max == 0 ? 0 : barWidth * perUnitValue(p) / max;
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
+                    labelWidth - 8,
+                    y + 13,
+                    xml(p.parameter().replace("`", ""))));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"#4e79a7\"/>\n",
+                    labelWidth,
+                    y + 1,
+                    bar));
+            svg.append(String.format(
+                    Locale.ROOT, "<text x=\"%.1f\" y=\"%d\">%s B</text>\n", labelWidth + bar + 6, y + 13, perUnit(p)));
+        }
+        return svg.append("</svg>\n").toString();
+    }
+
+    private static double perUnitValue(Point p) {
+        return p.units() == 0 ? 0 : (double) p.bytes() / p.units();
+    }
+
+    private static String xml(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+
+    /** The page and each finding's chart, as this run writes them, by path relative to the repository. */
+    Map<String, String> files() {
+        Map<String, String> files = new LinkedHashMap<>();
+        files.put(PAGE, render());
+        for (Finding f : findings) {
+            files.put(chartPath(f), chart(f));
+        }
+        return files;
+    }
+
     void check(Path repository) throws IOException {
-        Path page = repository.resolve(PAGE);
-        String generated = render();
+        Map<String, String> files = files();
         if (Boolean.getBoolean("blockscope.features.update")) {
-            Files.writeString(page, generated, StandardCharsets.UTF_8);
+            for (Map.Entry<String, String> e : files.entrySet()) {
+                Path file = repository.resolve(e.getKey());
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, e.getValue(), StandardCharsets.UTF_8);
+            }
             return;
         }
-        String committed = Files.exists(page) ? Files.readString(page, StandardCharsets.UTF_8) : "";
+        List<String> differ = new ArrayList<>();
+        for (Map.Entry<String, String> e : files.entrySet()) {
+            Path file = repository.resolve(e.getKey());
+            String committed = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+            if (!committed.equals(e.getValue())) {
+                differ.add(e.getKey());
+            }
+        }
         assertEquals(
-                generated,
-                committed,
-                PAGE + " differs from this run (rerun with -Dblockscope.features.update=true and commit)");
+                List.of(),
+                differ,
+                "differ from this run (rerun with -Dblockscope.features.update=true and commit):\n" + files.get(PAGE));
     }
 }

@@ -30,7 +30,7 @@ final class FeatureCheck {
      * The standalone master's own work in the same JVM (its chores read hbase:meta through HBase's
      * client, its procedures write their store): not the feature under test.
      */
-    private static final List<String> BACKGROUND =
+    static final List<String> BACKGROUND =
             List.of("org.apache.hadoop.hbase.master.", "org.apache.hadoop.hbase.procedure2.");
 
     private final URI metrics;
@@ -93,12 +93,12 @@ final class FeatureCheck {
         return sites.keySet().stream().filter(f::namedAt).sorted().collect(Collectors.joining(", "));
     }
 
-    private static long delta(Scrape before, Scrape after, String metric, String label, String value) {
+    static long delta(Scrape before, Scrape after, String metric, String label, String value) {
         return (long) (after.sum(metric, l -> value.equals(l.get(label)))
                 - before.sum(metric, l -> value.equals(l.get(label))));
     }
 
-    private static Map<String, Long> siteDeltas(Scrape before, Scrape after) {
+    static Map<String, Long> siteDeltas(Scrape before, Scrape after) {
         Map<String, Long> deltas = new TreeMap<>();
         for (Scrape.Sample s : after.matching("blockscope_copy_site_bytes_total", l -> true)) {
             String site = s.labels().get("site");

@@ -25,8 +25,8 @@
 # operation, so a run resolves a change only as finely as its interval. Its half-width shrinks as
 # 1/sqrt(pairs); the script prints, from its own spread, how many pairs would bring it to +-1%.
 # Estimate, not a measurement on a quiet machine: on the shared 2-core VM this was written on, at
-# load average 11-13, 4 pairs of 8 s windows gave per-pair CPU ratios 0.65-1.72, a spread that puts
-# +-1% at about 11,000 pairs: there it resolves only tens of per cents. Run it on a quiet machine.
+# load average 8-13, two runs of 4 pairs of 8 s windows gave per-pair CPU ratios 0.65-1.94, a spread
+# that puts +-1% at 11,000-14,000 pairs: there it resolves only tens of per cents. Run it quiet.
 # A pair (two JVMs) takes about a minute and a half at the default windows. Read the interval, not
 # the median: B costs more when the interval's lower end is above 1.
 #

@@ -7,14 +7,17 @@
 #   example-server/overhead.sh --agent agent/target/blockscope-agent.jar --pairs 8 --rpc-rows 50000 --rpc-warmup 20s \
 #       --out FILE.json -- --workload multiget --threads 2 --warmup 0s --duration 10s --rounds 1   # the RPC server
 #
-# Builds the agent and the server jar first (skip with OVERHEAD_SKIP_BUILD=1). The harness runs from
-# the test classes with the server jar (which holds Jackson) as its class path.
+# Builds the agent and the server jar first (skip with OVERHEAD_SKIP_BUILD=1) into SUBDIR (target;
+# -Dbuild.subdir). The harness runs from the test classes with the server jar (which holds Jackson)
+# as its class path. --baseline-agent OLD.jar runs that jar instead of no agent (agent/bench-whole.sh).
 set -euo pipefail
 module_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root_dir="$(dirname "$module_dir")"
+SUBDIR=${SUBDIR:-target}
 if [[ "${OVERHEAD_SKIP_BUILD:-0}" != 1 ]]; then
-    (cd "$root_dir" && mvn -q -pl agent,example-server -am package -DskipTests)
+    (cd "$root_dir" && mvn -q -Dbuild.subdir="$SUBDIR" -pl agent,example-server -am package -DskipTests)
 fi
 cd "$root_dir"
-exec java -cp "$module_dir/target/test-classes:$module_dir/target/blockscope-example-server.jar" \
-    io.blockscope.server.bench.AgentOverhead "$@"
+server="$module_dir/$SUBDIR/blockscope-example-server.jar"
+# a --server given here comes later and wins
+exec java -cp "$module_dir/$SUBDIR/test-classes:$server" io.blockscope.server.bench.AgentOverhead --server "$server" "$@"

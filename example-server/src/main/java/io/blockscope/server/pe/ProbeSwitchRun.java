@@ -330,18 +330,25 @@ public final class ProbeSwitchRun {
 
     /** The one-line verdict of an overhead run: CPU per op on/off and throughput on/off, with intervals. */
     public static String summary(String tool, int pairs, Bootstrap.Interval cpu, Bootstrap.Interval ops) {
+        return summary(tool, pairs, cpu, ops, "on/off");
+    }
+
+    /** The summary line with the ratios named {@code ratio} ("B/A" where both sides run an agent). */
+    public static String summary(String tool, int pairs, Bootstrap.Interval cpu, Bootstrap.Interval ops, String ratio) {
         Bootstrap.Interval extra = cpu.asPercentChange();
         return String.format(
-                "%s, %d pairs: cpu/op on/off median %.4f, 95%% CI [%.4f, %.4f] (extra CPU %+.2f%% [%+.2f%%, %+.2f%%]);"
-                        + " ops/s on/off median %.4f [%.4f, %.4f]",
+                "%s, %d pairs: cpu/op %s median %.4f, 95%% CI [%.4f, %.4f] (extra CPU %+.2f%% [%+.2f%%, %+.2f%%]);"
+                        + " ops/s %s median %.4f [%.4f, %.4f]",
                 tool,
                 pairs,
+                ratio,
                 cpu.median(),
                 cpu.low(),
                 cpu.high(),
                 extra.median(),
                 extra.low(),
                 extra.high(),
+                ratio,
                 ops.median(),
                 ops.low(),
                 ops.high());

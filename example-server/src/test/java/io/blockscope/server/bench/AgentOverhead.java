@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,9 @@ import java.util.Map;
  * drift of a shared machine hits both sides alike. Reports the median of the per-pair ratios
  * on/off with a 95% percentile-bootstrap interval (10,000 resamples), and the throughput ratio as
  * a second figure. The agent cannot be switched off at run time, hence fresh JVMs.
+ *
+ * <p>With {@code --baseline-agent OLD.jar} the A side runs that jar (same options) instead of no
+ * agent: B/A is then what a change to the agent costs ({@code agent/bench-whole.sh --vs-ref}).
  *
  * <p>In-process (default): PE reads its own table, so the figure is the PE process's CPU per
  * operation over PE's measured slices. With {@code --rpc-rows N}: a table of N rows is loaded once,
@@ -45,6 +49,7 @@ public final class AgentOverhead {
     public static void main(String[] args) throws Exception {
         Path serverJar = Path.of("example-server/target/blockscope-example-server.jar");
         Path agentJar = null;
+        Path baselineJar = null;
         String agentOptions = "127.0.0.1:0";
         int pairs = 20;
         Path out = null;
@@ -54,6 +59,7 @@ public final class AgentOverhead {
             switch (args[i]) {
                 case "--server" -> serverJar = Path.of(args[++i]);
                 case "--agent" -> agentJar = Path.of(args[++i]);
+                case "--baseline-agent" -> baselineJar = Path.of(args[++i]);
                 case "--agent-options" -> agentOptions = args[++i];
                 case "--pairs" -> pairs = Integer.parseInt(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
@@ -65,7 +71,7 @@ public final class AgentOverhead {
                 }
                 default ->
                     throw new IllegalArgumentException("unknown option " + args[i]
-                            + "; usage: --agent JAR [--server JAR] [--agent-options O] [--pairs N] [--out FILE]"
+                            + "; usage: --agent JAR [--baseline-agent JAR] [--server JAR] [--agent-options O] [--pairs N] [--out FILE]"
                             + " [--rpc-rows N] [--rpc-warmup DURATION] -- PE_OPTIONS");
             }
         }
@@ -73,35 +79,43 @@ public final class AgentOverhead {
             throw new IllegalArgumentException("--agent must name the built agent jar (mvn -pl agent -am package"
                     + " -DskipTests), got " + agentJar);
         }
+        if (baselineJar != null && !Files.isRegularFile(baselineJar)) {
+            throw new IllegalArgumentException("--baseline-agent names no file: " + baselineJar);
+        }
+        String ratio = baselineJar == null ? "on/off" : "B/A";
+        System.err.println("[overhead] A: " + (baselineJar == null ? "no agent" : baselineJar) + "; B: " + agentJar
+                + "; ratios are B/A, the order alternates A B, B A, ...");
         List<Map<String, Object>> runs = new ArrayList<>();
-        double[] cpuRatios = new double[pairs];
-        double[] throughputRatios = new double[pairs];
         Path scratch = Files.createTempDirectory("blockscope-overhead");
         if (rpc != null) {
             loadTable(serverJar, rpc.rows(), scratch);
         }
         for (int p = 0; p < pairs; p++) {
-            boolean agentFirst = p % 2 == 1;
-            Map<String, Object> first = rpc == null
-                    ? run(serverJar, agentFirst ? agentJar : null, agentOptions, peArgs, scratch)
-                    : runRpc(serverJar, agentFirst ? agentJar : null, agentOptions, peArgs, rpc, scratch);
-            Map<String, Object> second = rpc == null
-                    ? run(serverJar, agentFirst ? null : agentJar, agentOptions, peArgs, scratch)
-                    : runRpc(serverJar, agentFirst ? null : agentJar, agentOptions, peArgs, rpc, scratch);
-            Map<String, Object> on = agentFirst ? first : second;
-            Map<String, Object> off = agentFirst ? second : first;
-            cpuRatios[p] = (double) on.get("cpuNanosPerOp") / (double) off.get("cpuNanosPerOp");
-            throughputRatios[p] = (double) on.get("opsPerSec") / (double) off.get("opsPerSec");
-            on.put("pair", p);
-            off.put("pair", p);
-            runs.add(first);
-            runs.add(second);
+            boolean bFirst = p % 2 == 1;
+            for (boolean b : new boolean[] {bFirst, !bFirst}) {
+                Path jar = b ? agentJar : baselineJar;
+                Map<String, Object> r = rpc == null
+                        ? run(serverJar, jar, agentOptions, peArgs, scratch)
+                        : runRpc(serverJar, jar, agentOptions, peArgs, rpc, scratch);
+                r.put("arm", b ? "B" : "A");
+                r.put("pair", p);
+                runs.add(r);
+            }
+            List<Map<String, Object>> pair = runs.subList(2 * p, 2 * p + 2);
             System.err.printf(
-                    "[overhead] pair %d/%d (%s first): cpu/op on/off %.4f, ops/s on/off %.4f%n",
-                    p + 1, pairs, agentFirst ? "on" : "off", cpuRatios[p], throughputRatios[p]);
+                    "[overhead] pair %d/%d (%s first): cpu/op %s %.4f, ops/s %s %.4f%n",
+                    p + 1,
+                    pairs,
+                    bFirst ? "B" : "A",
+                    ratio,
+                    pairRatios(pair, "cpuNanosPerOp")[0],
+                    ratio,
+                    pairRatios(pair, "opsPerSec")[0]);
         }
-        Bootstrap.Interval cpu = Bootstrap.medianInterval(cpuRatios, RESAMPLES, LEVEL, 20L);
-        Bootstrap.Interval ops = Bootstrap.medianInterval(throughputRatios, RESAMPLES, LEVEL, 20L);
+        double[] cpuRatios = pairRatios(runs, "cpuNanosPerOp");
+        double[] throughputRatios = pairRatios(runs, "opsPerSec");
+        Bootstrap.Interval cpu = interval(cpuRatios);
+        Bootstrap.Interval ops = interval(throughputRatios);
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("tool", "blockscope agent-overhead");
         report.put("date", Instant.now().toString());
@@ -109,6 +123,8 @@ public final class AgentOverhead {
         report.put("machine", ProbeSwitchRun.machine());
         report.put("command", "example-server/overhead.sh " + String.join(" ", args));
         report.put("pairs", pairs);
+        report.put("armA", baselineJar == null ? "no agent" : baselineJar.toString());
+        report.put("armB", agentJar.toString());
         report.put(
                 "measured",
                 rpc == null
@@ -118,13 +134,58 @@ public final class AgentOverhead {
         report.put("cpuPerOpRatio", ProbeSwitchRun.interval(cpu));
         report.put("throughputRatio", ProbeSwitchRun.interval(ops));
         report.put("extraCpuPerOpPercent", ProbeSwitchRun.interval(cpu.asPercentChange()));
+        report.put("pairCpuRatios", cpuRatios);
+        report.put("pairThroughputRatios", throughputRatios);
+        long forOnePercent = pairsForHalfWidth(cpu, pairs, 0.01);
+        report.put("pairsForOnePercentEstimate", forOnePercent);
         report.put("runs", runs);
-        String summary = ProbeSwitchRun.summary("[overhead]", pairs, cpu, ops);
+        String summary = ProbeSwitchRun.summary("[overhead]", pairs, cpu, ops, ratio);
         System.out.println(summary);
+        System.out.printf(
+                "[overhead] per-pair CPU/op ratios %s; about %d pairs would bring the interval to +-1%%"
+                        + " (half-width scales as 1/sqrt(pairs); an estimate from this run's spread)%n",
+                Arrays.toString(cpuRatios), forOnePercent);
         if (out != null) {
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.toFile(), report);
             System.err.println("[overhead] wrote " + out);
         }
+    }
+
+    /**
+     * B/A of {@code key} per pair, from the runs in the order they ran: each pair is two adjacent
+     * runs, arm A and arm B in either order.
+     */
+    static double[] pairRatios(List<Map<String, Object>> runs, String key) {
+        if (runs.size() % 2 != 0) {
+            throw new IllegalArgumentException("runs come in pairs, got " + runs.size());
+        }
+        double[] ratios = new double[runs.size() / 2];
+        for (int p = 0; p < ratios.length; p++) {
+            Map<String, Object> x = runs.get(2 * p);
+            Map<String, Object> y = runs.get(2 * p + 1);
+            if (x.get("arm").equals(y.get("arm"))) {
+                throw new IllegalArgumentException("pair " + p + " holds two runs of arm " + x.get("arm"));
+            }
+            Map<String, Object> b = "B".equals(x.get("arm")) ? x : y;
+            Map<String, Object> a = b == x ? y : x;
+            ratios[p] = ((Number) b.get(key)).doubleValue() / ((Number) a.get(key)).doubleValue();
+        }
+        return ratios;
+    }
+
+    /** The median of per-pair ratios with its 95% percentile-bootstrap interval (pairs resampled). */
+    static Bootstrap.Interval interval(double[] pairRatios) {
+        return Bootstrap.medianInterval(pairRatios, RESAMPLES, LEVEL, 20L);
+    }
+
+    /**
+     * Pairs that would bring the interval's half-width to {@code halfWidth} (0.01 is 1%), at this
+     * run's spread: the half-width of a median's interval shrinks as 1/sqrt(pairs). At least 1.
+     */
+    static long pairsForHalfWidth(Bootstrap.Interval interval, int pairs, double halfWidth) {
+        double measured = (interval.high() - interval.low()) / 2;
+        // less a hair, so that a float just above a whole number of pairs does not round up past it
+        return Math.max(1, (long) Math.ceil(pairs * Math.pow(measured / halfWidth, 2) - 1e-9));
     }
 
     /** One fresh JVM running PE; its process CPU per operation and throughput from PE's JSON. */

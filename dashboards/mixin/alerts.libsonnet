@@ -43,6 +43,9 @@
   local poolInUse = poolValue("sum(blockscope_allocator_pool_buffers{" + serverMatchers + ",state='in_use'})"),
   local poolMax = poolValue('sum(blockscope_allocator_pool_buffers_max{' + serverMatchers + '})'),
   local poolExhausted = poolValue("sum(blockscope_allocator_heap_fallbacks_total{" + serverMatchers + ",reason='pool_exhausted'})"),
+  // The site that took the most leaked pool buffers of the alerting server since the process started,
+  // over both reasons (a stuck buffer whose take was sampled shows as reason age).
+  local topBufferSite = 'printf "topk(1, sum by (site) (blockscope_block_leaks_total{' + serverMatchers + ",kind='buffer'}))\" " + serverArgs + ' | query',
 
   // What to use instead of the top copy site, when it is one of HBase's own stock features: the
   // advice a run on a real RegionServer generated (hbase-copy-advice.json, written and checked by
@@ -204,6 +207,31 @@
             + ' buffers). Allocations the pool cannot serve fall back to the heap: ' + poolExhausted
             + ' pool_exhausted fallbacks since the process started. Buffers that stay in use while the load'
             + ' is flat or gone are leaked and come back only with a restart.',
+          ),
+
+          alert(
+            'BlockscopePoolBuffersStuck',
+            'warning',
+            // Exact, not sampled: the agent keeps each pool buffer's take time and counts the buffers out
+            // longer than its leak.age (default 60 s). A pool buffer serves one request for milliseconds,
+            // so one out that long is leaked or held by code that does not let go: this fires on the
+            // first stuck buffer, long before the pool drains (BlockscopeAllocatorPoolDrained). No for
+            // beyond leak.age: see alertFor in config.libsonnet.
+            |||
+              sum by (%(by)s) (blockscope_allocator_pool_buffers_stuck{%(selector)s}) > 0
+            ||| % c,
+            53,
+            'Allocator pool buffers stuck on {{ $labels.instance }}',
+            '{{ $value | printf "%.0f" }} of the ' + poolMax + ' buffers the allocator pool on {{ $labels.instance }}'
+            + " may create have been out of the pool longer than the agent's leak.age and not given back (now "
+            + poolInUse + ' in use). A pool buffer serves one request for milliseconds: these are leaked, and the'
+            + ' pool creates a new buffer for each one lost until it is spent; then every allocation falls back'
+            + ' to the heap (' + poolExhausted + ' pool_exhausted fallbacks since the process started). Taking site: '
+            + '{{ with ' + topBufferSite + ' }}{{ . | first | label "site" }} ({{ . | first | value | printf "%.0f" }}'
+            + ' buffer leak(s) named there since the process started){{ else }}not named yet: the agent now'
+            + " captures the site of every new take, so a leak that continues or recurs is named here soon (a"
+            + ' one-off leak is counted, never named){{ end }}.',
+            { site: '{{ with ' + topBufferSite + ' }}{{ . | first | label "site" }}{{ else }}unknown{{ end }}' },
           ),
 
           // --- Agent and exporter health --------------------------------------------------------------

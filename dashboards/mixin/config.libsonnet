@@ -40,6 +40,12 @@
       BlockscopeBucketCacheAllocationFailures: '5m',
       BlockscopeBucketCacheNearlyFull: '30m',
       BlockscopeAllocatorPoolDrained: '5m',
+      // 0s: the agent counts a buffer as stuck only once it has been out of its pool for leak.age
+      // (60 s by default), so the series already holds the condition for a minute; a pool buffer
+      // serves one request for milliseconds. Any further for only delays the alert past
+      // leak.age + 60 s after the leak (one 15-60 s scrape plus one rule evaluation already use up
+      // most of that minute), and the count never dips while the buffer stays out.
+      BlockscopePoolBuffersStuck: '0s',
       BlockscopeScrapeFailing: '2m',
       BlockscopeAgentNotAttached: '5m',
       BlockscopeAgentAdviceErrors: '0s',

@@ -2645,7 +2645,7 @@ function(config)
       id: 53,
       type: "timeseries",
       title: "Allocator pool buffers (HBase 2.3+)",
-      description: "Buffers of the allocator's pool in use and free, against the most it will create (blockscope_allocator_pool_buffers, blockscope_allocator_pool_buffers_max). Healthy: in use stays below the maximum; in use at the maximum while pool_exhausted fallbacks grow means the pool is too small for the load. Empty on servers without a ByteBuffAllocator.",
+      description: "Buffers of the allocator's pool in use and free, against the most it will create (blockscope_allocator_pool_buffers, blockscope_allocator_pool_buffers_max), and the buffers out of the pool longer than the agent's leak.age, every take counted (blockscope_allocator_pool_buffers_stuck). Healthy: in use stays below the maximum and stuck is 0; in use at the maximum while pool_exhausted fallbacks grow means the pool is too small for the load. Stuck above 0 is buffers leaked (or held by code that does not let go): BlockscopePoolBuffersStuck fires, and the panel Leaks by acquiring site (kind buffer) names the site that took them once the agent has captured it. Empty on servers without a ByteBuffAllocator.",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",
@@ -2708,6 +2708,18 @@ function(config)
           expr: q("sum(blockscope_allocator_pool_buffers_max{%(server)s})"),
           editorMode: "code",
           legendFormat: "max",
+          range: true,
+          instant: false,
+        },
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "C",
+          expr: q("sum(blockscope_allocator_pool_buffers_stuck{%(server)s})"),
+          editorMode: "code",
+          legendFormat: "stuck (out longer than leak.age)",
           range: true,
           instant: false,
         },

@@ -45,6 +45,8 @@
   local poolExhausted = poolValue("sum(blockscope_allocator_heap_fallbacks_total{" + serverMatchers + ",reason='pool_exhausted'})"),
   // The site that took the most leaked pool buffers of the alerting server since the process started,
   // over both reasons (a stuck buffer whose take was sampled shows as reason age).
+  // The same for leaked block checkouts.
+  local topCheckoutSite = 'printf "topk(1, sum by (site) (blockscope_block_leaks_total{' + serverMatchers + ",kind='checkout'}))\" " + serverArgs + ' | query',
   local topBufferSite = 'printf "topk(1, sum by (site) (blockscope_block_leaks_total{' + serverMatchers + ",kind='buffer'}))\" " + serverArgs + ' | query',
 
   // What to use instead of the top copy site, when it is one of HBase's own stock features: the
@@ -138,6 +140,29 @@
             '{{ $labels.instance }} has never had fewer than {{ $value | printf "%.0f" }} outstanding'
             + ' {{ $labels.tier }} block references in 15 minutes, and the number is still rising.'
             + ' Something takes references with getBlock and does not return them.',
+          ),
+
+          alert(
+            'BlockscopeBlockRefsStuck',
+            'warning',
+            // Exact, not sampled: every checked-out block's entry in the agent's checkout table carries
+            // the epoch of its last checkout or return, and the agent counts the references of blocks
+            // nobody has touched for its leak.age (60 s by default; counted within leak.age and a half).
+            // A reader holds a block for one request; a scanner's lease ends after 60 s of silence.
+            // Fires long before the floor of outstanding references has risen for 30 minutes
+            // (BlockscopeBlockRefsGrowing), on a one-off leak too.
+            |||
+              sum by (%(by)s, tier) (blockscope_block_refs_stuck{%(selector)s}) > 0
+            ||| % c,
+            55,
+            '{{ $labels.tier }} block references stuck on {{ $labels.instance }}',
+            '{{ $value | printf "%.0f" }} {{ $labels.tier }} block references on {{ $labels.instance }} have not'
+            + " been returned, and their blocks not touched by any reader, for longer than the agent's leak.age."
+            + ' Their BucketCache slots cannot be freed, even after eviction, until a restart. Site: '
+            + '{{ with ' + topCheckoutSite + ' }}{{ . | first | label "site" }} ({{ . | first | value | printf "%.0f" }}'
+            + ' sampled leak(s) named there since the process started){{ else }}not named: only a sampled checkout'
+            + ' (1 in leak.sample) names its reader; a one-off leak such as a compaction\'s may never be{{ end }}.',
+            { site: '{{ with ' + topCheckoutSite + ' }}{{ . | first | label "site" }}{{ else }}unknown{{ end }}' },
           ),
 
           // --- GC -------------------------------------------------------------------------------------

@@ -46,6 +46,9 @@
       // leak.age + 60 s after the leak (one 15-60 s scrape plus one rule evaluation already use up
       // most of that minute), and the count never dips while the buffer stays out.
       BlockscopePoolBuffersStuck: '0s',
+      // A minute beyond the agent's count (leak.age, plus up to two epochs of leak.age/4): a scanner
+      // whose client reads slowly keeps its current block until its lease (60 s) ends.
+      BlockscopeBlockRefsStuck: '1m',
       BlockscopeScrapeFailing: '2m',
       BlockscopeAgentNotAttached: '5m',
       BlockscopeAgentAdviceErrors: '0s',

@@ -2652,7 +2652,7 @@ function(config)
       },
       gridPos: {
         h: 7,
-        w: 24,
+        w: 12,
         x: 0,
         y: 98,
       },
@@ -2720,6 +2720,90 @@ function(config)
           expr: q("sum(blockscope_allocator_pool_buffers_stuck{%(server)s})"),
           editorMode: "code",
           legendFormat: "stuck (out longer than leak.age)",
+          range: true,
+          instant: false,
+        },
+      ],
+      options: {
+        legend: {
+          showLegend: true,
+          displayMode: "table",
+          placement: "bottom",
+          calcs: ["lastNotNull", "max"],
+        },
+        tooltip: {
+          mode: "multi",
+          sort: "desc",
+        },
+      },
+    },
+    {
+      id: 55,
+      type: "timeseries",
+      title: "Stuck block references (HBase 2.3+)",
+      description: "Block references (BucketCache hits a reader must release) not yet returned, per tier (blockscope_block_refs_outstanding), and of those the references to blocks no reader has checked out or given back for the agent's leak.age, every checkout counted (blockscope_block_refs_stuck). Healthy: stuck is 0. Stuck above 0 is references leaked, each pinning its BucketCache slot until a restart: BlockscopeBlockRefsStuck fires, and the panel Leaks by acquiring site (kind checkout) names the reader when one of its checkouts was sampled. Empty on servers whose profile does not match releases to checkouts.",
+      datasource: {
+        type: "prometheus",
+        uid: "${datasource}",
+      },
+      gridPos: {
+        h: 7,
+        w: 12,
+        x: 12,
+        y: 98,
+      },
+      fieldConfig: {
+        defaults: {
+          unit: "short",
+          color: {
+            mode: "palette-classic",
+          },
+          custom: {
+            drawStyle: "line",
+            lineWidth: 1,
+            fillOpacity: 10,
+            showPoints: "never",
+            spanNulls: false,
+            axisSoftMin: 0,
+            stacking: {
+              mode: "none",
+              group: "A",
+            },
+          },
+          thresholds: {
+            mode: "absolute",
+            steps: [
+              {
+                color: "green",
+                value: null,
+              },
+            ],
+          },
+        },
+        overrides: [],
+      },
+      targets: [
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "A",
+          expr: q("sum by (tier) (blockscope_block_refs_stuck{%(server)s})"),
+          editorMode: "code",
+          legendFormat: "{{tier}} stuck (untouched longer than leak.age)",
+          range: true,
+          instant: false,
+        },
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "B",
+          expr: q("sum by (tier) (blockscope_block_refs_outstanding{%(server)s})"),
+          editorMode: "code",
+          legendFormat: "{{tier}} outstanding",
           range: true,
           instant: false,
         },

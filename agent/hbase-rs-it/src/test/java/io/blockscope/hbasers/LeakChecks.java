@@ -1,19 +1,96 @@
 package io.blockscope.hbasers;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.blockscope.testsupport.PrometheusServer;
 import io.blockscope.testsupport.Scrape;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /** What the leak tests wait for and read: the agent's leak series and the shipped alerts' expressions. */
 final class LeakChecks {
 
+    /** The agent's default leak.age. */
+    static final Duration LEAK_AGE = Duration.ofSeconds(60);
+
     private LeakChecks() {}
+
+    /**
+     * A scrape once buffers taken now have been out longer than the agent's suspect age (5 s): from
+     * then on it samples every buffer take. Prometheus scrapes every few seconds; a test that has
+     * none running yet stands in for it.
+     */
+    static void scrapeAfterSuspectAge(RegionServerProcess server) {
+        RegionServerProcess.sleep(6_000);
+        Scrape.of(server.metricsUri());
+    }
+
+    /**
+     * Waits past leak.age until the agent counts at least {@code atLeast} pool buffers stuck and
+     * every buffer the pool has in use among them, in one scrape (the load is over: any buffer still
+     * out is stuck), and asserts that; returns the count.
+     */
+    static double awaitStuck(RegionServerProcess server, double atLeast) {
+        return awaitAllStuck(
+                server, LEAK_AGE.plusSeconds(30), atLeast, LeakChecks::stuck, LeakChecks::inUse, "pool buffers in use");
+    }
+
+    /**
+     * The same for block references: every outstanding one stuck, at least one. Stuck references are
+     * counted between leak.age and leak.age plus half of it after their last touch.
+     */
+    static double awaitStuckRefs(RegionServerProcess server) {
+        return awaitAllStuck(
+                server,
+                LEAK_AGE.multipliedBy(2),
+                1,
+                LeakChecks::stuckRefs,
+                LeakChecks::outstanding,
+                "outstanding block references");
+    }
+
+    private static double awaitAllStuck(
+            RegionServerProcess server,
+            Duration within,
+            double atLeast,
+            ToDoubleFunction<Scrape> stuck,
+            ToDoubleFunction<Scrape> out,
+            String what) {
+        Instant deadline = Instant.now().plus(within);
+        Scrape scrape = Scrape.of(server.metricsUri());
+        while (!(stuck.applyAsDouble(scrape) >= atLeast && stuck.applyAsDouble(scrape) == out.applyAsDouble(scrape))
+                && Instant.now().isBefore(deadline)) {
+            RegionServerProcess.sleep(1_000);
+            scrape = Scrape.of(server.metricsUri());
+        }
+        double counted = stuck.applyAsDouble(scrape);
+        System.out.printf("%s: %.0f, stuck %.0f%n", what, out.applyAsDouble(scrape), counted);
+        assertEquals(out.applyAsDouble(scrape), counted, "every one of the " + what + " is stuck, counted exactly");
+        return counted;
+    }
+
+    private static double stuckRefs(Scrape scrape) {
+        return scrape.sum("blockscope_block_refs_stuck");
+    }
+
+    private static double outstanding(Scrape scrape) {
+        return scrape.sum("blockscope_block_refs_outstanding");
+    }
+
+    private static double stuck(Scrape scrape) {
+        return scrape.value("blockscope_allocator_pool_buffers_stuck");
+    }
+
+    private static double inUse(Scrape scrape) {
+        return scrape.value("blockscope_allocator_pool_buffers", "state", "in_use");
+    }
 
     /**
      * The rows the shipped alert {@code name}'s expression returns: once it returns some, when

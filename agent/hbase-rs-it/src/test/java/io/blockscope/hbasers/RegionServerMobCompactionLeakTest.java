@@ -19,6 +19,8 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * HBASE-30246 as a user meets it, on a real 2.6.4 RegionServer with the agent at start: a MOB
@@ -26,14 +28,19 @@ import org.junit.jupiter.api.io.TempDir;
  * MOB reference cell from its MOB file ({@code DefaultMobStoreCompactor#performCompaction} calls
  * {@code HMobStore#resolve}) and never closes the {@code MobCell}, whose scanner keeps the MOB
  * file's block: a block checked out of the cache, or one read from disk into a buffer from the RPC
- * server's pool. The agent must count the checkouts as leaks named by the MOB cell read that took
- * them ({@code MobFile#readCell}), any leaked buffer by the block reader, and the shipped leak alert
- * must select the server. 2.6.7 has the fix, but its jars are not served here, so only the bug is
- * shown.
+ * server's pool. With the agent at its default options, past {@code leak.age} it must count every
+ * reference the compaction left as stuck (exactly the outstanding references, and any pool buffer
+ * exactly the buffers in use), and the shipped stuck-reference alert must select the server. A
+ * compaction is a one-off leak: it is counted, not named, unless a leaked take happened to be
+ * sampled, and then by the MOB cell read that took it ({@code MobFile#readCell}) or the block
+ * reader. 2.6.7 has the fix, but its jars are not served here, so only the bug is shown.
  */
+// Waits out leak.age (60 s) with its RegionServer idle: overlaps the other leak classes and the rest.
+@Execution(ExecutionMode.CONCURRENT)
 class RegionServerMobCompactionLeakTest {
 
-    static final String AGENT = "leak.sample=1,leak.rate=0,leak.age=5s";
+    /** The agent's defaults: leak.sample=1024, leak.rate=10, leak.age=60s. */
+    static final String AGENT = "";
     /** Rows per flush, each a 1 KB value above the MOB threshold: a reference cell in the store. */
     static final int ROWS = 500;
     /** Where the compaction reads a MOB cell, taking its block from the cache. */
@@ -75,8 +82,9 @@ class RegionServerMobCompactionLeakTest {
             Scrape before = Scrape.of(server.metricsUri());
             admin.majorCompact(name);
             Compactions.await(admin, name);
-            Scrape agent = LeakChecks.awaitScrape(
-                    server, s -> s.sum("blockscope_block_leaks_total", LeakChecks.kind("checkout")) > 0);
+            double stuckRefs = LeakChecks.awaitStuckRefs(server);
+            LeakChecks.awaitStuck(server, 0);
+            Scrape agent = Scrape.of(server.metricsUri());
             List<Scrape.Sample> checkoutLeaks =
                     agent.matching("blockscope_block_leaks_total", LeakChecks.kind("checkout"));
             List<Scrape.Sample> bufferLeaks = agent.matching("blockscope_block_leaks_total", LeakChecks.kind("buffer"));
@@ -90,9 +98,7 @@ class RegionServerMobCompactionLeakTest {
                     LeakChecks.describe(checkoutLeaks),
                     LeakChecks.describe(bufferLeaks));
             assertAll(
-                    () -> assertTrue(
-                            agent.sum("blockscope_block_leaks_total", LeakChecks.kind("checkout")) > 0,
-                            "MOB blocks the unclosed cells hold counted as leaked checkouts"),
+                    () -> assertTrue(stuckRefs > 0, "MOB blocks the unclosed cells hold counted as stuck"),
                     () -> assertTrue(
                             checkoutLeaks.stream()
                                     .filter(s -> s.value() > 0)
@@ -107,10 +113,8 @@ class RegionServerMobCompactionLeakTest {
                                     + LeakChecks.describe(bufferLeaks)));
             try (PrometheusServer prometheus = RegionServerPrometheus.start(
                     prometheusDir, server.metricsUri().getAuthority())) {
-                JsonNode leaked = LeakChecks.awaitAlertExpression(prometheus, "BlockscopeBlockRefLeak", true);
-                assertTrue(
-                        LeakChecks.labelValues(leaked, "kind").contains("checkout"),
-                        "the leak alert selects the server for the leaked checkouts: " + leaked);
+                JsonNode stuck = LeakChecks.awaitAlertExpression(prometheus, "BlockscopeBlockRefsStuck", true);
+                assertTrue(stuck.size() > 0, "the stuck-reference alert selects the server: " + stuck);
             }
         }
     }

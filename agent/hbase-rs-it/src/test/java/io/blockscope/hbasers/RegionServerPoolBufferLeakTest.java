@@ -29,21 +29,26 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * HBASE-27170 as a user meets it, on a real RegionServer of the release that has it (2.4.13) and of
- * the release that fixed it (2.4.18), on JDK 11, with the agent at start: a GZ-compressed family of
- * highly compressible 1 KB rows, flushed, and full scans that do not cache blocks. Each data block
- * is small on disk (read into a heap buffer) and decompressed into a buffer from the RPC server's
- * pool; on 2.4.13 the decompressed block inherits the heap block's no-op release, so its pool
- * buffer is never given back. The agent must count those buffers as leaks ({@code kind="buffer"})
- * named by HBase's code that took them, and the shipped pool-drain and leak alerts must select the
+ * the release that fixed it (2.4.18), on JDK 11, with the agent at start and its default options: a
+ * GZ-compressed family of highly compressible 1 KB rows, flushed, and full scans that do not cache
+ * blocks. Each data block is small on disk (read into a heap buffer) and decompressed into a buffer
+ * from the RPC server's pool; on 2.4.13 the decompressed block inherits the heap block's no-op
+ * release, so its pool buffer is never given back. Past {@code leak.age} the agent must count every
+ * one of them as stuck (exactly the pool's buffers in use), name HBase's code that took them once
+ * it samples every take, and the shipped stuck-buffer, pool-drain and leak alerts must select the
  * server; on 2.4.18 nothing is reported. Runs when {@code BLOCKSCOPE_TEST_JDKS} has an {@code 11=}
  * entry (.ci/jdks.sh sets it).
  */
+// Waits out leak.age (60 s) with its RegionServer idle: overlaps the other leak classes and the rest.
+@Execution(ExecutionMode.CONCURRENT)
 class RegionServerPoolBufferLeakTest {
 
     /** Rows of 1 KB: about 300 blocks of 64 KiB, each a pool buffer per read. */
@@ -54,8 +59,8 @@ class RegionServerPoolBufferLeakTest {
      * the heap.
      */
     static final int SCANS = 2;
-    /** Buffers held this long are leaks too: here, sooner than any GC of the leaked ones can be relied on. */
-    static final String AGENT = "leak.sample=1,leak.rate=0,leak.age=5s";
+    /** The agent's defaults: leak.sample=1024, leak.rate=10, leak.age=60s. */
+    static final String AGENT = "";
     /** Where HBase takes the buffer a block is decompressed into (HFileBlock.allocateBuffer and its callers). */
     static final String DECOMPRESSION_SITE = "org.apache.hadoop.hbase.io.hfile.HFileBlock.";
 
@@ -89,6 +94,8 @@ class RegionServerPoolBufferLeakTest {
             Table table = compressedTable(connection);
             for (int scan = 0; scan < SCANS; scan++) {
                 assertEquals(ROWS, countUncached(table), "rows of full scan " + (scan + 1));
+                // a scrape while the pool still has buffers to take
+                LeakChecks.scrapeAfterSuspectAge(server);
             }
             System.out.printf(
                     "HBase %s: load, flush and %d scans in %d ms%n",
@@ -119,7 +126,10 @@ class RegionServerPoolBufferLeakTest {
 
     private static void leakedBuffersAreNamedAndAlerted(
             String release, RegionServerProcess server, PrometheusServer prometheus) {
-        // leaked buffers still tracked are reported at leak.age, collected ones at the next GC
+        // the pool drained: every buffer of it stuck once the last scan's are past leak.age
+        double stuck = LeakChecks.awaitStuck(
+                server, 0.95 * Scrape.of(server.metricsUri()).value("blockscope_allocator_pool_buffers_max"));
+        // the sampled takes that leaked are named at leak.age, or sooner when collected
         Scrape agent = LeakChecks.awaitScrape(
                 server, s -> s.sum("blockscope_block_leaks_total", LeakChecks.kind("buffer")) > 0);
         List<Scrape.Sample> bufferLeaks = agent.matching("blockscope_block_leaks_total", LeakChecks.kind("buffer"));
@@ -130,6 +140,10 @@ class RegionServerPoolBufferLeakTest {
                 "HBase %s: pool buffers in use %.0f of %.0f, pool_exhausted fallbacks %.0f, buffer leaks %s%n",
                 release, inUse, max, exhausted, LeakChecks.describe(bufferLeaks));
         assertAll(
+                () -> assertTrue(stuck >= 0.95 * max, "the pool's buffers stuck: " + stuck + " of " + max),
+                () -> assertTrue(
+                        agent.sum("blockscope_block_leaks_total", LeakChecks.kind("buffer")) > 0,
+                        "a buffer leak named at the defaults: " + agent.describe("blockscope_block_leaks_total")),
                 () -> assertTrue(
                         bufferLeaks.stream()
                                 .filter(s -> s.value() > 0)
@@ -147,9 +161,11 @@ class RegionServerPoolBufferLeakTest {
                                 .anyMatch(l -> l.contains("leak: a buffer taken from pool at " + DECOMPRESSION_SITE)),
                         "the first buffer leak logged with its site; agent lines:\n"
                                 + String.join("\n", server.agentLines())));
+        JsonNode stuckAlert = LeakChecks.awaitAlertExpression(prometheus, "BlockscopePoolBuffersStuck", true);
         JsonNode drained = LeakChecks.awaitAlertExpression(prometheus, "BlockscopeAllocatorPoolDrained", true);
         JsonNode leaked = LeakChecks.awaitAlertExpression(prometheus, "BlockscopeBlockRefLeak", true);
         assertAll(
+                () -> assertEquals(1, stuckAlert.size(), "the stuck-buffer alert selects the server: " + stuckAlert),
                 () -> assertEquals(1, drained.size(), "the pool-drain alert selects the server: " + drained),
                 () -> assertEquals(
                         List.of("buffer"),
@@ -159,7 +175,7 @@ class RegionServerPoolBufferLeakTest {
 
     private static void nothingIsReported(String release, RegionServerProcess server, PrometheusServer prometheus) {
         // longer than leak.age: a buffer still held would be reported by now
-        RegionServerProcess.sleep(8_000);
+        RegionServerProcess.sleep(LeakChecks.LEAK_AGE.plusSeconds(5).toMillis());
         Scrape agent = Scrape.of(server.metricsUri());
         double inUse = agent.value("blockscope_allocator_pool_buffers", "state", "in_use");
         double max = agent.value("blockscope_allocator_pool_buffers_max");
@@ -173,7 +189,13 @@ class RegionServerPoolBufferLeakTest {
                         agent.sum("blockscope_block_leaks_total", l -> true),
                         "no leak: " + agent.describe("blockscope_block_leaks_total")),
                 () -> assertEquals(0, exhausted, "no heap fallback for pool_exhausted"),
+                () -> assertEquals(0, agent.value("blockscope_allocator_pool_buffers_stuck"), "no buffer stuck"),
                 () -> assertTrue(inUse < 0.95 * max, "the pool did not drain: " + inUse + " of " + max),
+                () -> assertEquals(
+                        0,
+                        LeakChecks.awaitAlertExpression(prometheus, "BlockscopePoolBuffersStuck", false)
+                                .size(),
+                        "the stuck-buffer alert selects nothing"),
                 () -> assertEquals(
                         0,
                         LeakChecks.awaitAlertExpression(prometheus, "BlockscopeAllocatorPoolDrained", false)

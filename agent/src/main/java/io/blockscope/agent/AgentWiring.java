@@ -22,6 +22,8 @@ import io.blockscope.agent.record.StuckCheckouts;
 import io.blockscope.exporter.Exporter;
 import io.blockscope.exporter.ExporterConfig;
 import java.lang.instrument.Instrumentation;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
@@ -82,8 +84,13 @@ final class AgentWiring {
     /** The rest of the start; like the first half, it never lets a failure reach the host. */
     private static void complete(
             AgentRuntime.Setup setup, Instrumentation instrumentation, DeferredTransformer front, Timing timing) {
+        long cpuStart = threadCpu();
         try {
-            wire(setup, instrumentation, front, timing);
+            Exporter exporter = wire(setup, instrumentation, front, timing);
+            long cpuEnd = threadCpu();
+            if (cpuStart >= 0 && cpuEnd >= 0) {
+                exporter.cpu().startup(cpuEnd - cpuStart);
+            }
         } catch (Throwable t) {
             if (front != null) {
                 front.abandon();
@@ -93,7 +100,20 @@ final class AgentWiring {
         }
     }
 
-    private static void wire(
+    /**
+     * The calling thread's CPU time, or -1 when the JVM does not measure it: the start's own cost,
+     * exported as {@code blockscope_agent_cpu_seconds_total{part="startup"}}. The start thread is new,
+     * so from its first line this is all of its work; premain's time on the host's main thread is
+     * not in it (the start line logs how long that was).
+     */
+    private static long threadCpu() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        return threads.isCurrentThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled()
+                ? threads.getCurrentThreadCpuTime()
+                : -1;
+    }
+
+    private static Exporter wire(
             AgentRuntime.Setup setup, Instrumentation instrumentation, DeferredTransformer front, Timing timing)
             throws Exception {
         AgentConfig config = setup.config();
@@ -108,7 +128,7 @@ final class AgentWiring {
                             + "): nothing to instrument, only JVM and GC metrics are served. Set profile=<name or file> to choose one");
             AgentLog.info("agent " + version + " running without a profile; " + timing);
             publishState(exporter, "running without a profile");
-            return;
+            return exporter;
         }
         Profile profile = setup.profile().get();
         ClassLoader hostLoader = ClassLoader.getSystemClassLoader();
@@ -169,6 +189,7 @@ final class AgentWiring {
                 + "; " + timing
                 + (timing.lateAttach ? "" : "; probe targets held until the probes were in: " + front.holds()));
         publishState(exporter, "running profile " + profile.name());
+        return exporter;
     }
 
     /** How long the start took, and how much of it the host's thread waited for. */

@@ -3,6 +3,7 @@ package io.blockscope.exporter;
 import io.blockscope.exporter.endpoint.Endpoint;
 import io.blockscope.exporter.endpoint.EndpointKind;
 import io.blockscope.exporter.gc.GcMonitoring;
+import io.blockscope.exporter.self.AgentCpu;
 import io.blockscope.exporter.self.SelfMetrics;
 import io.prometheus.metrics.config.PrometheusProperties;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
@@ -20,6 +21,7 @@ public final class Exporter implements AutoCloseable {
     private final PrometheusRegistry registry;
     private final ExporterConfig config;
     private final EndpointKind endpoint;
+    private final AgentCpu cpu = new AgentCpu();
     private volatile GcMonitoring gc;
     private volatile Endpoint server;
     private boolean started;
@@ -66,11 +68,12 @@ public final class Exporter implements AutoCloseable {
         // system properties and any prometheus.properties on its class path.
         PrometheusProperties properties = PrometheusProperties.builder().build();
         try {
-            SelfMetrics self = new SelfMetrics(registry, properties);
+            SelfMetrics self = new SelfMetrics(registry, properties, cpu);
             if (config.jvmMetrics()) {
                 registerJvmMetrics(registry, properties);
             }
             gc = GcMonitoring.start(registry, properties, config.gcSource());
+            cpu.jfrThread(gc.thread());
             server = serve(endpoint, config, registry, properties, self);
         } catch (Throwable t) {
             // Only a bug gets here: each step above handles its own failures.
@@ -136,6 +139,11 @@ public final class Exporter implements AutoCloseable {
     /** The bound port (the chosen one when configured with port 0), or -1 when not serving. */
     public int port() {
         return server == null ? -1 : server.port();
+    }
+
+    /** The agent's threads' CPU time, exported once started; the agent adds its start work here. */
+    public AgentCpu cpu() {
+        return cpu;
     }
 
     /** Whether the HTTP endpoint is up. */

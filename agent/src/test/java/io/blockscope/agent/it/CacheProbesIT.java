@@ -135,6 +135,15 @@ class CacheProbesIT {
             for (String name : agentMetricNames()) {
                 assertTrue(last.text().contains("# TYPE " + name + " "), name + " missing from the scrape");
             }
+            // the agent's own CPU: each scrape adds its time once done; the GC event stream's thread
+            // and the start have run
+            String cpu = "blockscope_agent_cpu_seconds_total";
+            Scrape again = Scrape.of(port);
+            assertTrue(again.value(cpu, "part", "scrape") > last.value(cpu, "part", "scrape"), again.describe(cpu));
+            assertTrue(again.value(cpu, "part", "jfr") > 0, again.describe(cpu));
+            assertTrue(again.value(cpu, "part", "startup") > 0, again.describe(cpu));
+            assertTrue(
+                    again.value(cpu, "part", "endpoint") >= last.value(cpu, "part", "endpoint"), again.describe(cpu));
             child.command("exit");
             assertEquals(0, child.waitFor(), child.transcript());
             // nothing of ours on the host's stderr but our own lines (no JDK warnings about Unsafe, say)

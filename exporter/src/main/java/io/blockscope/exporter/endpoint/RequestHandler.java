@@ -134,6 +134,7 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     private FullHttpResponse scrape(FullHttpRequest request, boolean head) {
         long start = System.nanoTime();
+        long cpuStart = self.scrapeCpuStart();
         NettyScrapeExchange exchange = new NettyScrapeExchange(request);
         try {
             scrapes.handleRequest(exchange);
@@ -147,7 +148,7 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             Log.warnOnce("scrape-" + failure.getClass().getName(), "a scrape failed; Prometheus got a 500", failure);
             return plain(HttpResponseStatus.INTERNAL_SERVER_ERROR, "Scrape failed: " + failure + "\n", head);
         }
-        self.observeScrape(System.nanoTime() - start);
+        self.observeScrape(System.nanoTime() - start, cpuStart);
         return exchange.response(head);
     }
 

@@ -121,6 +121,11 @@ public final class GcMonitoring implements AutoCloseable {
         return source;
     }
 
+    /** The thread consuming the JFR stream, or null when GC metrics come from elsewhere or nowhere. */
+    public Thread thread() {
+        return collector instanceof StreamThread ? ((StreamThread) collector).thread() : null;
+    }
+
     /**
      * Waits until the pauses of every collection that ended before this call are in the metrics, so
      * that a reader comparing two readings charges each pause to the right interval. Only JFR can

@@ -33,7 +33,7 @@ import jdk.jfr.consumer.RecordingStream;
  * <p>This is the only class that touches {@code jdk.jfr}: on a JVM without the module it fails to
  * link, and {@link GcMonitoring} falls back to the MXBeans.
  */
-final class JfrGcCollector implements AutoCloseable, EventBarrier {
+final class JfrGcCollector implements AutoCloseable, EventBarrier, StreamThread {
 
     private static final String GC = "jdk.GarbageCollection";
     private static final String PHASE_PAUSE = "jdk.GCPhasePause";
@@ -168,6 +168,11 @@ final class JfrGcCollector implements AutoCloseable, EventBarrier {
         if (t != null) {
             throw new IllegalStateException("JFR stream failed to start", t);
         }
+        return thread;
+    }
+
+    @Override
+    public Thread thread() {
         return thread;
     }
 

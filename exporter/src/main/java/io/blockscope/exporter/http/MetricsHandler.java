@@ -62,6 +62,7 @@ final class MetricsHandler extends Handler.Abstract {
 
     private void scrape(Request request, Response response, Callback callback) {
         long start = System.nanoTime();
+        long cpuStart = self.scrapeCpuStart();
         JettyExchange exchange = new JettyExchange(request, response);
         try {
             scrapes.handleRequest(exchange);
@@ -73,7 +74,7 @@ final class MetricsHandler extends Handler.Abstract {
         }
         Exception failure = exchange.failure();
         if (failure == null) {
-            self.observeScrape(System.nanoTime() - start);
+            self.observeScrape(System.nanoTime() - start, cpuStart);
             callback.succeeded();
         } else if (!response.isCommitted()) {
             Log.warnOnce("scrape-" + failure.getClass().getName(), "a scrape failed; Prometheus got a 500", failure);

@@ -9,7 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
 
-/** The exporter's own series: who it is and what a scrape costs. */
+/** The exporter's own series: who it is, what a scrape costs, and the agent's threads' CPU. */
 public final class SelfMetrics {
 
     private static final double[] SCRAPE_BUCKETS = {
@@ -18,7 +18,11 @@ public final class SelfMetrics {
 
     private final Histogram scrapeDuration;
 
-    public SelfMetrics(PrometheusRegistry registry, PrometheusProperties properties) {
+    private final AgentCpu cpu;
+
+    public SelfMetrics(PrometheusRegistry registry, PrometheusProperties properties, AgentCpu cpu) {
+        this.cpu = cpu;
+        registry.register(cpu);
         Info.builder(properties)
                 .name("blockscope_exporter_build")
                 .help("Build and runtime identity of the blockscope exporter.")
@@ -35,8 +39,15 @@ public final class SelfMetrics {
                 .register(registry);
     }
 
-    public void observeScrape(long nanos) {
+    /** The serving thread's CPU time now, to pass to {@link #observeScrape}; -1 when not measured. */
+    public long scrapeCpuStart() {
+        return cpu.scrapeStarted();
+    }
+
+    /** A scrape that took {@code nanos} and began at {@code cpuStart} of its thread's CPU time. */
+    public void observeScrape(long nanos, long cpuStart) {
         scrapeDuration.observe(nanos / 1e9);
+        cpu.scrapeDone(cpuStart);
     }
 
     /**

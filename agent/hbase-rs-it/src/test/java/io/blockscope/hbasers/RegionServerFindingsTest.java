@@ -25,6 +25,7 @@ import java.util.function.IntFunction;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Append;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -92,6 +93,16 @@ class RegionServerFindingsTest {
 
     static final BigInteger LARGE_DECIMALS = BigInteger.TEN.pow(100);
 
+    /** Rows of the versions tables, one column each written at 1 to {@link #MAX_VERSIONS} timestamps. */
+    static final int VERSION_ROWS = 200;
+
+    static final int MAX_VERSIONS = 3;
+    static final byte[] VERSIONED_QUALIFIER = Bytes.toBytes("versioned-col");
+    /** Rows appended to per value size: each Append reads its row's cached cell once. */
+    static final int APPEND_ROWS = 100;
+
+    static final int[] APPEND_VALUES = {100, 1000};
+
     private final String release = System.getProperty("blockscope.hbase.version");
     /**
      * The release of hbase-endpoint (AggregateImplementation) put on the RegionServer's class path:
@@ -106,6 +117,9 @@ class RegionServerFindingsTest {
     private Table bigValues;
     private Table columns;
     private Table fuzzy;
+    private Table newVersions;
+    private Table oldVersions;
+    private Table appends;
     private FeatureTable smallDecimals;
     private FeatureTable largeDecimals;
     private final List<Finding> findings = new ArrayList<>();
@@ -135,19 +149,39 @@ class RegionServerFindingsTest {
         }
         fuzzy = load(
                 "findings_fuzzy", fuzzyRows.size(), fuzzyRows::get, i -> List.of(Workload.QUALIFIER), Bytes::toBytes);
+        newVersions = versions("findings_new_versions", true);
+        oldVersions = versions("findings_versions", false);
+        appends = load(
+                "findings_appends",
+                APPEND_ROWS * APPEND_VALUES.length,
+                Workload::row,
+                i -> List.of(Workload.QUALIFIER),
+                i -> value(i, APPEND_VALUES[i / APPEND_ROWS]));
         smallDecimals = decimals("findings_decimals_small", SMALL_DECIMALS);
         largeDecimals = decimals("findings_decimals_large", LARGE_DECIMALS);
         // once more, after the BucketCache's writers have had the time to move every block offheap
-        for (Table t : new Table[] {rows, bigValues, columns, fuzzy, smallDecimals.table, largeDecimals.table}) {
+        for (Table t : new Table[] {
+            rows, bigValues, columns, fuzzy, newVersions, oldVersions, appends, smallDecimals.table, largeDecimals.table
+        }) {
             scan(t, new Scan());
         }
     }
 
     @AfterAll
     void stop() throws Exception {
-        for (AutoCloseable c :
-                new AutoCloseable[] {rows, bigValues, columns, fuzzy, smallDecimals, largeDecimals, connection, server
-                }) {
+        for (AutoCloseable c : new AutoCloseable[] {
+            rows,
+            bigValues,
+            columns,
+            fuzzy,
+            newVersions,
+            oldVersions,
+            appends,
+            smallDecimals,
+            largeDecimals,
+            connection,
+            server
+        }) {
             if (c != null) {
                 c.close();
             }
@@ -527,10 +561,116 @@ class RegionServerFindingsTest {
         findings.add(f);
     }
 
+    /**
+     * NewVersionBehaviorTracker.prepare keeps the column it last saw as {@code getQualifierArray()},
+     * which on an offheap cell is a new array: taken for every cell, also when the column is the one
+     * it already holds (every version after a column's first).
+     */
+    @Test
+    @Order(6)
+    void newVersionBehaviorTrackerCopiesTheQualifierOfEveryVersion() throws IOException {
+        Finding f = new Finding(
+                "new-version-behavior-tracker", "NEW_VERSION_BEHAVIOR copies the qualifier of every version read");
+        f.verdict = "confirmed";
+        f.parameter = "versions read per column";
+        f.unit = "cell";
+        f.decidedIn = "`NewVersionBehaviorTracker.prepare`, called from `isDeleted` for every put cell of a family"
+                + " with `NEW_VERSION_BEHAVIOR`, sets `lastCqArray = cell.getQualifierArray()` (a new array on an"
+                + " offheap cell) whether or not `isColumnQualifierChanged` found a new column.";
+        f.law = "the qualifier's length (" + VERSIONED_QUALIFIER.length + " B here) per cell the scan reads, so"
+                + " per version when a scan reads several versions of one column; the same column's qualifier"
+                + " is copied again for each of its versions.";
+        int cellsPerVersion = VERSION_ROWS;
+        String site = "org.apache.hadoop.hbase.regionserver.RSRpcServices.scan:";
+        Measured last = null;
+        for (int versions = 1; versions <= MAX_VERSIONS; versions += MAX_VERSIONS - 1) {
+            long cells = (long) cellsPerVersion * versions;
+            last = point(
+                    f,
+                    versions + (versions == 1 ? " version" : " versions"),
+                    newVersions,
+                    new Scan().readVersions(versions),
+                    cells,
+                    cells * VERSIONED_QUALIFIER.length,
+                    "qualifier",
+                    site);
+            assertEquals(cells, last.cells.size(), "each row's column at " + versions + " versions");
+        }
+        alternative(
+                f,
+                "a family without NEW_VERSION_BEHAVIOR",
+                "the scan of " + MAX_VERSIONS + " versions",
+                oldVersions,
+                new Scan().readVersions(MAX_VERSIONS),
+                last);
+        f.today = "a family without `NEW_VERSION_BEHAVIOR` (its trackers keep the column in place and copy it at"
+                + " `beforeShipped`)";
+        f.operator = "keep `NEW_VERSION_BEHAVIOR` off unless its delete semantics are needed; with it on, read one"
+                + " version where the application allows (the tracker then seeks past the others, measured above)."
+                + " The copies are the qualifier's size per cell read, so they matter with long qualifiers.";
+        f.upstream = UPSTREAM;
+        f.reportTitle = "NewVersionBehaviorTracker copies the qualifier of every cell it reads from offheap blocks";
+        f.change = "keep the previous column only when it changes: move the `lastCqArray`/`lastCqOffset`/"
+                + "`lastCqLength` assignment into the `isColumnQualifierChanged` branch, and have it hold the cell"
+                + " (compared in place with `CellUtil.matchingQualifier(Cell, Cell)`) until `beforeShipped`, which"
+                + " today does nothing and would then copy the column once per shipped batch, as the other"
+                + " trackers do.";
+        findings.add(f);
+    }
+
+    /**
+     * Append builds its new value from the current cell's getValueArray() (a new array on an offheap
+     * cell) copied into another new array: the old value is copied twice, once for nothing.
+     */
+    @Test
+    @Order(7)
+    void appendCopiesTheOldValueIntoATemporaryArray() throws IOException {
+        Finding f = new Finding("append", "Append copies the old value into an array it throws away");
+        f.verdict = "confirmed";
+        f.parameter = "old value";
+        f.unit = "append";
+        f.returned = "results returned";
+        f.decidedIn = "`HRegion`'s `reckonDeltasByStore` builds an Append's new value as `ByteBuffer.wrap(new"
+                + " byte[...]).put(oldCell.getValueArray(), ...)`: `getValueArray()` on an offheap cell is a new"
+                + " array of the whole old value, which `put` copies again into the new value and then drops.";
+        f.law = "the old value's length per Append whose row's current cell is read from an offheap block (then"
+                + " again for the new array, on the heap, where the agent does not count it): it grows with the"
+                + " value, whatever the length appended.";
+        String site = "org.apache.hadoop.hbase.regionserver.RSRpcServices.append:";
+        for (int v = 0; v < APPEND_VALUES.length; v++) {
+            int first = v * APPEND_ROWS;
+            int length = APPEND_VALUES[v];
+            Measured m = point(
+                    f,
+                    String.format("%,d B", length),
+                    () -> append(first, APPEND_ROWS),
+                    APPEND_ROWS,
+                    (long) APPEND_ROWS * length,
+                    "value",
+                    site);
+            assertEquals(APPEND_ROWS, m.cells.size(), "one result per Append");
+            assertTrue(
+                    m.cells.stream().allMatch(c -> c.endsWith("/" + (length + 1))),
+                    "each new value is the old one and the byte appended " + m.cells.subList(0, 3));
+        }
+        f.today = "none in HBase";
+        f.noAlternative = "none in HBase for appending bytes (`Increment` reads its long in place,"
+                + " `PrivateCellUtil.getValueAsLong`); a Put of the new value avoids the read where the client"
+                + " already has it.";
+        f.operator = "the copy is one value per Append of a cached cell: it matters for large values appended"
+                + " often; a client that knows the new value can Put it instead.";
+        f.upstream = UPSTREAM;
+        f.reportTitle = "Append copies the old value from an offheap block into a temporary array";
+        f.change = "build the new value with `PrivateCellUtil.copyValueTo(oldCell, newValue, 0)` (which copies an"
+                + " offheap value straight from its buffer) and then the delta, instead of `put(oldCell.getValueArray()"
+                + ", ...)`, so the old value is copied once, into the array that is kept.";
+        findings.add(f);
+    }
+
     @Test
     @Order(99)
     void theFindingsPageIsTheOneThisRunProduced() throws IOException {
-        assertEquals(5, findings.size(), "every finding measured");
+        assertEquals(7, findings.size(), "every finding measured");
         new FindingsPage(release, findings).check(RegionServerFeaturesTest.repository());
     }
 
@@ -582,7 +722,14 @@ class RegionServerFindingsTest {
             String component,
             String... sites)
             throws IOException {
-        Measured m = measure(() -> scan(table, scan));
+        return point(f, parameter, () -> scan(table, scan), units, predicted, component, sites);
+    }
+
+    /** {@link #point(Finding, String, Table, Scan, long, long, String, String...)} for any read. */
+    private Measured point(
+            Finding f, String parameter, Read read, long units, long predicted, String component, String... sites)
+            throws IOException {
+        Measured m = measure(read);
         System.out.printf(
                 "%s, %s: %d cells returned, %d units, counted %s (total %d), predicted %d, sites %s%n",
                 f.title, parameter, m.cells.size(), units, m.components, m.total, predicted, m.sites);
@@ -702,6 +849,49 @@ class RegionServerFindingsTest {
             }
         }
         return cells;
+    }
+
+    /** Appends one byte to rows {@code first} to {@code first + count - 1}; each new value as row/length. */
+    private List<String> append(int first, int count) throws IOException {
+        List<String> results = new ArrayList<>();
+        for (int i = first; i < first + count; i++) {
+            Result r = appends.append(new Append(Workload.row(i))
+                    .addColumn(Workload.FAMILY, Workload.QUALIFIER, new byte[] {(byte) '+'}));
+            results.add(
+                    Bytes.toStringBinary(r.getRow()) + "/" + r.getValue(Workload.FAMILY, Workload.QUALIFIER).length);
+        }
+        return results;
+    }
+
+    /**
+     * A table of {@link #VERSION_ROWS} rows, one column written at timestamps 1 to {@link
+     * #MAX_VERSIONS}, flushed and read into the BucketCache; with or without NEW_VERSION_BEHAVIOR.
+     */
+    private Table versions(String name, boolean newVersionBehavior) throws IOException {
+        TableName tableName = TableName.valueOf(name);
+        try (Admin admin = connection.getAdmin()) {
+            admin.createTable(TableDescriptorBuilder.newBuilder(tableName)
+                    .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(Workload.FAMILY)
+                            .setMaxVersions(MAX_VERSIONS)
+                            .setNewVersionBehavior(newVersionBehavior)
+                            .build())
+                    .build());
+            Table table = connection.getTable(tableName);
+            List<Put> puts = new ArrayList<>();
+            for (int i = 0; i < VERSION_ROWS; i++) {
+                Put put = new Put(Workload.row(i));
+                for (long ts = 1; ts <= MAX_VERSIONS; ts++) {
+                    put.addColumn(Workload.FAMILY, VERSIONED_QUALIFIER, ts, value(i + (int) ts, SMALL_VALUE));
+                }
+                puts.add(put);
+            }
+            table.put(puts);
+            admin.flush(tableName);
+            Scan all = new Scan().readVersions(MAX_VERSIONS);
+            scan(table, all);
+            scan(table, all);
+            return table;
+        }
     }
 
     /** Creates, loads, flushes and reads table {@code name} twice so its blocks are in the BucketCache. */

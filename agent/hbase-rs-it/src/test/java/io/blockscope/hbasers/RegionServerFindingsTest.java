@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blockscope.hbasers.CopiesMeasured.Read;
 import io.blockscope.hbasers.FindingsPage.Alternative;
 import io.blockscope.hbasers.FindingsPage.Finding;
 import io.blockscope.hbasers.FindingsPage.Point;
 import io.blockscope.hbasers.server.InPlaceBigDecimalColumnInterpreter;
-import io.blockscope.testsupport.Scrape;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,7 +17,6 @@ import java.math.BigInteger;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -206,7 +205,7 @@ class RegionServerFindingsTest {
         int cells = COLUMN_ROWS * QUALIFIERS.size();
         long perCell = QUALIFIERS.get(0).length;
         String site = FILTER + "MultipleColumnPrefixFilter.filterColumn:";
-        Measured one = point(
+        CopiesMeasured one = point(
                 f,
                 "1 prefix (`q`)",
                 columns,
@@ -215,7 +214,7 @@ class RegionServerFindingsTest {
                 cells * perCell,
                 "qualifier",
                 site);
-        Measured three = point(
+        CopiesMeasured three = point(
                 f,
                 "3 prefixes (`qa`, `qb`, `qc`)",
                 columns,
@@ -224,7 +223,7 @@ class RegionServerFindingsTest {
                 cells * perCell,
                 "qualifier",
                 site);
-        Measured middle = point(
+        CopiesMeasured middle = point(
                 f,
                 "1 prefix (`qb`), 2 columns skipped",
                 columns,
@@ -233,9 +232,9 @@ class RegionServerFindingsTest {
                 cells * perCell,
                 "qualifier",
                 site);
-        assertEquals(cells, one.cells.size(), "every column starts with q");
-        assertEquals(one.cells, three.cells, "three prefixes that cover every column return the same cells");
-        assertEquals(COLUMN_ROWS, middle.cells.size(), "one column per row starts with qb");
+        assertEquals(cells, one.cells().size(), "every column starts with q");
+        assertEquals(one.cells(), three.cells(), "three prefixes that cover every column return the same cells");
+        assertEquals(COLUMN_ROWS, middle.cells().size(), "one column per row starts with qb");
         FilterList or = new FilterList(
                 FilterList.Operator.MUST_PASS_ONE,
                 new ColumnPrefixFilter(Bytes.toBytes("qa")),
@@ -277,7 +276,7 @@ class RegionServerFindingsTest {
                 + " row and at the row that ends each range: `row × (rows in ranges + 2 + 2 × ranges)`.";
         int width = 50;
         String site = FILTER + "MultiRowRangeFilter.filterRowKey:";
-        Measured last = null;
+        CopiesMeasured last = null;
         for (int ranges : new int[] {1, 2, 4}) {
             List<MultiRowRangeFilter.RowRange> list = new ArrayList<>();
             for (int r = 0; r < ranges; r++) {
@@ -294,14 +293,14 @@ class RegionServerFindingsTest {
                     predicted,
                     "row",
                     site);
-            assertEquals(ranges * width, last.cells.size(), "the rows in the ranges");
+            assertEquals(ranges * width, last.cells().size(), "the rows in the ranges");
             // getRowArray() for every row read (those in the ranges, the first, the one after each range);
             // cloneRow for the first and the one after each range
             long clones = (long) ROW_BYTES * (1 + ranges);
             assertEquals(
                     List.of(clones, predicted - clones),
-                    last.sites.values().stream().sorted().toList(),
-                    "the two copies of filterRowKey " + last.sites);
+                    last.sites().values().stream().sorted().toList(),
+                    "the two copies of filterRowKey " + last.sites());
         }
         int ranges = 4;
         alternative(
@@ -353,14 +352,14 @@ class RegionServerFindingsTest {
         String rowKeySite = FILTER + "FuzzyRowFilter.filterRowKey";
         for (int k : new int[] {1, 2, 4}) {
             long tries = (long) FUZZY_ROWS * k;
-            Measured m = fuzzyPoint(
+            CopiesMeasured m = fuzzyPoint(
                     f, k + (k == 1 ? " key" : " keys, against the row order"), k, true, tries, cellSite, rowKeySite);
-            assertEquals(FUZZY_ROWS, m.cells.size(), "every row of the section matches one key");
+            assertEquals(FUZZY_ROWS, m.cells().size(), "every row of the section matches one key");
         }
         // in list order: the first row matches the first key, each next row the key after the previous match
-        Measured inOrder =
+        CopiesMeasured inOrder =
                 fuzzyPoint(f, "4 keys, in the row order", 4, false, 1 + 2L * (FUZZY_ROWS - 1), cellSite, rowKeySite);
-        assertEquals(FUZZY_ROWS, inOrder.cells.size());
+        assertEquals(FUZZY_ROWS, inOrder.cells().size());
         f.today = "none in HBase";
         f.noAlternative = "none among HBase's stock filters for a fixed byte inside the key (`RowFilter` with"
                 + " `RegexStringComparator` copies each row too); a key designed for a prefix scan needs none.";
@@ -380,7 +379,7 @@ class RegionServerFindingsTest {
         findings.add(f);
     }
 
-    private Measured fuzzyPoint(
+    private CopiesMeasured fuzzyPoint(
             Finding f, String parameter, int keys, boolean againstRows, long tries, String cellSite, String rowKeySite)
             throws IOException {
         List<Pair<byte[], byte[]>> list = new ArrayList<>();
@@ -395,12 +394,12 @@ class RegionServerFindingsTest {
                 .withStopRow(Bytes.toBytes("k" + keys + "."))
                 .setFilter(new FuzzyRowFilter(list));
         long predicted = (long) ROW_BYTES * (tries + FUZZY_ROWS);
-        Measured m = point(f, parameter, fuzzy, scan, FUZZY_ROWS, predicted, "row", cellSite, rowKeySite);
+        CopiesMeasured m = point(f, parameter, fuzzy, scan, FUZZY_ROWS, predicted, "row", cellSite, rowKeySite);
         assertAll(
                 () -> assertEquals(
-                        (long) ROW_BYTES * tries, m.at(cellSite), "filterCell: one row per key tried " + m.sites),
+                        (long) ROW_BYTES * tries, m.at(cellSite), "filterCell: one row per key tried " + m.sites()),
                 () -> assertEquals(
-                        (long) ROW_BYTES * FUZZY_ROWS, m.at(rowKeySite), "filterRowKey: one row per row " + m.sites));
+                        (long) ROW_BYTES * FUZZY_ROWS, m.at(rowKeySite), "filterRowKey: one row per row " + m.sites()));
         return m;
     }
 
@@ -424,7 +423,7 @@ class RegionServerFindingsTest {
         byte[] component = Arrays.copyOf(Workload.value(7), 4);
         byte[] atTen = Arrays.copyOfRange(Workload.value(7), 10, 14);
         String site = FILTER + "ValueFilter(BinaryComponentComparator).filterCell:";
-        Measured small = point(
+        CopiesMeasured small = point(
                 f,
                 "4 B at offset 0, " + SMALL_VALUE + " B values",
                 rows,
@@ -433,7 +432,7 @@ class RegionServerFindingsTest {
                 (long) ROWS * SMALL_VALUE,
                 "value",
                 site);
-        Measured offset = point(
+        CopiesMeasured offset = point(
                 f,
                 "4 B at offset 10, " + SMALL_VALUE + " B values",
                 rows,
@@ -442,7 +441,7 @@ class RegionServerFindingsTest {
                 (long) ROWS * SMALL_VALUE,
                 "value",
                 site);
-        Measured big = point(
+        CopiesMeasured big = point(
                 f,
                 String.format("4 B at offset 0, %,d B values", BIG_VALUE),
                 bigValues,
@@ -451,8 +450,8 @@ class RegionServerFindingsTest {
                 (long) BIG_VALUE_ROWS * BIG_VALUE,
                 "value",
                 site);
-        assertTrue(!small.cells.isEmpty() && !big.cells.isEmpty(), "some values carry the component");
-        assertEquals(small.cells, offset.cells, "the same rows carry value(7)'s bytes at 0 and at 10");
+        assertTrue(!small.cells().isEmpty() && !big.cells().isEmpty(), "some values carry the component");
+        assertEquals(small.cells(), offset.cells(), "the same rows carry value(7)'s bytes at 0 and at 10");
         alternative(
                 f,
                 "ValueFilter + BinaryPrefixComparator",
@@ -499,8 +498,8 @@ class RegionServerFindingsTest {
         String interpreterSite = interpreter + ".getValue:";
         String endpointSite = "org.apache.hadoop.hbase.coprocessor.AggregateImplementation.";
         String variant = InPlaceBigDecimalColumnInterpreter.class.getName();
-        Measured last = null;
-        Measured lastInPlace = null;
+        CopiesMeasured last = null;
+        CopiesMeasured lastInPlace = null;
         for (BigInteger base : List.of(SMALL_DECIMALS, LARGE_DECIMALS)) {
             FeatureTable table = base == SMALL_DECIMALS ? smallDecimals : largeDecimals;
             int length = decimalLength(base);
@@ -508,34 +507,39 @@ class RegionServerFindingsTest {
             long unscaled = (long) DECIMAL_ROWS * (length - Bytes.SIZEOF_INT);
             long endpointRows = (long) DECIMAL_ROWS * ROW_BYTES;
             String parameter = DECIMAL_ROWS + " values of " + length + " B";
-            Measured stock = measure(() -> sum(table, interpreter));
-            Measured inPlace = measure(() -> sum(table, variant));
+            CopiesMeasured stock = measure(() -> sum(table, interpreter));
+            CopiesMeasured inPlace = measure(() -> sum(table, variant));
             System.out.printf(
                     "%s, %s: stock %s %s; in place %s %s%n",
-                    f.title, parameter, stock.components, stock.sites, inPlace.components, inPlace.sites);
+                    f.title, parameter, stock.components(), stock.sites(), inPlace.components(), inPlace.sites());
             assertAll(
                     () -> assertEquals(
-                            clone + unscaled + endpointRows, stock.total, "stock: all copies " + stock.sites),
+                            clone + unscaled + endpointRows, stock.total(), "stock: all copies " + stock.sites()),
                     () -> assertEquals(
                             List.of(unscaled, clone),
-                            stock.sites.entrySet().stream()
+                            stock.sites().entrySet().stream()
                                     .filter(e -> e.getKey().startsWith(interpreterSite))
                                     .map(Map.Entry::getValue)
                                     .sorted()
                                     .toList(),
-                            "the interpreter's two copies: the clone, then the unscaled bytes " + stock.sites),
-                    () -> assertEquals(endpointRows, stock.at(endpointSite), "the endpoint's row keys " + stock.sites),
-                    () -> assertEquals(stock.cells, inPlace.cells, "the in-place interpreter answers the same"),
+                            "the interpreter's two copies: the clone, then the unscaled bytes " + stock.sites()),
+                    () -> assertEquals(
+                            endpointRows, stock.at(endpointSite), "the endpoint's row keys " + stock.sites()),
+                    () -> assertEquals(stock.cells(), inPlace.cells(), "the in-place interpreter answers the same"),
                     () -> assertEquals(unscaled, inPlace.at(variant + ".getValue:"), "in place: the unscaled bytes"),
                     () -> assertEquals(
-                            unscaled + endpointRows, inPlace.total, "in place: nothing else " + inPlace.sites));
+                            unscaled + endpointRows, inPlace.total(), "in place: nothing else " + inPlace.sites()));
             named(
                     f,
-                    stock.sites.keySet().stream()
+                    stock.sites().keySet().stream()
                             .filter(s -> s.startsWith(interpreterSite))
                             .toList());
             f.points.add(new Point(
-                    parameter, DECIMAL_ROWS, stock.at(interpreterSite), clone + unscaled, stock.cells.size()));
+                    parameter,
+                    DECIMAL_ROWS,
+                    stock.at(interpreterSite),
+                    clone + unscaled,
+                    stock.cells().size()));
             last = stock;
             lastInPlace = inPlace;
         }
@@ -544,9 +548,9 @@ class RegionServerFindingsTest {
                 "`" + InPlaceBigDecimalColumnInterpreter.class.getSimpleName()
                         + "` (`getValue` without the clone, as a `BigDecimalColumnInterpreter` subclass)",
                 "the " + decimalLength(LARGE_DECIMALS) + " B values",
-                last.cells.size(),
+                last.cells().size(),
                 "answers",
-                last.cells.equals(lastInPlace.cells),
+                last.cells().equals(lastInPlace.cells()),
                 lastInPlace.at(variant + ".getValue:")));
         f.today = "none in HBase; the clone is a one-line fix";
         f.operator = "for integral values, `LongColumnInterpreter` on 8-byte longs reads in place; otherwise a"
@@ -582,7 +586,7 @@ class RegionServerFindingsTest {
                 + " is copied again for each of its versions.";
         int cellsPerVersion = VERSION_ROWS;
         String site = "org.apache.hadoop.hbase.regionserver.RSRpcServices.scan:";
-        Measured last = null;
+        CopiesMeasured last = null;
         for (int versions = 1; versions <= MAX_VERSIONS; versions += MAX_VERSIONS - 1) {
             long cells = (long) cellsPerVersion * versions;
             last = point(
@@ -594,7 +598,7 @@ class RegionServerFindingsTest {
                     cells * VERSIONED_QUALIFIER.length,
                     "qualifier",
                     site);
-            assertEquals(cells, last.cells.size(), "each row's column at " + versions + " versions");
+            assertEquals(cells, last.cells().size(), "each row's column at " + versions + " versions");
         }
         alternative(
                 f,
@@ -640,7 +644,7 @@ class RegionServerFindingsTest {
         for (int v = 0; v < APPEND_VALUES.length; v++) {
             int first = v * APPEND_ROWS;
             int length = APPEND_VALUES[v];
-            Measured m = point(
+            CopiesMeasured m = point(
                     f,
                     String.format("%,d B", length),
                     () -> append(first, APPEND_ROWS),
@@ -648,10 +652,11 @@ class RegionServerFindingsTest {
                     (long) APPEND_ROWS * length,
                     "value",
                     site);
-            assertEquals(APPEND_ROWS, m.cells.size(), "one result per Append");
+            assertEquals(APPEND_ROWS, m.cells().size(), "one result per Append");
             assertTrue(
-                    m.cells.stream().allMatch(c -> c.endsWith("/" + (length + 1))),
-                    "each new value is the old one and the byte appended " + m.cells.subList(0, 3));
+                    m.cells().stream().allMatch(c -> c.endsWith("/" + (length + 1))),
+                    "each new value is the old one and the byte appended "
+                            + m.cells().subList(0, 3));
         }
         f.today = "none in HBase";
         f.noAlternative = "none in HBase for appending bytes (`Increment` reads its long in place,"
@@ -671,48 +676,20 @@ class RegionServerFindingsTest {
     @Order(99)
     void theFindingsPageIsTheOneThisRunProduced() throws IOException {
         assertEquals(7, findings.size(), "every finding measured");
-        new FindingsPage(release, findings).check(RegionServerFeaturesTest.repository());
+        new FindingsPage(FindingsPage.Source.CORE, release, findings).check(RegionServerFeaturesTest.repository());
     }
 
     // --- measuring
 
-    interface Read {
-        List<String> run() throws IOException;
-    }
-
-    /** What one read copied: by component and by site (the standalone master's own work taken out). */
-    record Measured(Map<String, Long> components, long total, Map<String, Long> sites, List<String> cells) {
-        long at(String... prefixes) {
-            return sites.entrySet().stream()
-                    .filter(e -> Arrays.stream(prefixes).anyMatch(e.getKey()::startsWith))
-                    .mapToLong(Map.Entry::getValue)
-                    .sum();
-        }
-    }
-
-    private Measured measure(Read read) throws IOException {
-        Scrape before = Scrape.of(metrics);
-        List<String> cells = read.run();
-        Scrape after = Scrape.of(metrics);
-        Map<String, Long> components = new LinkedHashMap<>();
-        for (String c : FeatureCheck.COMPONENTS) {
-            components.put(c, FeatureCheck.delta(before, after, "blockscope_copy_to_heap_bytes_total", "component", c));
-        }
-        Map<String, Long> sites = FeatureCheck.siteDeltas(before, after);
-        long background = sites.entrySet().stream()
-                .filter(e -> FeatureCheck.BACKGROUND.stream().anyMatch(e.getKey()::startsWith))
-                .mapToLong(Map.Entry::getValue)
-                .sum();
-        sites.keySet().removeIf(s -> FeatureCheck.BACKGROUND.stream().anyMatch(s::startsWith));
-        long total = components.values().stream().mapToLong(Long::longValue).sum() - background;
-        return new Measured(components, total, sites, cells);
+    private CopiesMeasured measure(Read read) throws IOException {
+        return CopiesMeasured.of(metrics, read);
     }
 
     /**
      * Runs {@code scan} on {@code table}, asserts that HBase copied exactly {@code predicted} bytes of
      * {@code component}, nothing else, all at the sites, and adds the point (and the sites) to {@code f}.
      */
-    private Measured point(
+    private CopiesMeasured point(
             Finding f,
             String parameter,
             Table table,
@@ -726,21 +703,21 @@ class RegionServerFindingsTest {
     }
 
     /** {@link #point(Finding, String, Table, Scan, long, long, String, String...)} for any read. */
-    private Measured point(
+    private CopiesMeasured point(
             Finding f, String parameter, Read read, long units, long predicted, String component, String... sites)
             throws IOException {
-        Measured m = measure(read);
+        CopiesMeasured m = measure(read);
         System.out.printf(
                 "%s, %s: %d cells returned, %d units, counted %s (total %d), predicted %d, sites %s%n",
-                f.title, parameter, m.cells.size(), units, m.components, m.total, predicted, m.sites);
+                f.title, parameter, m.cells().size(), units, m.components(), m.total(), predicted, m.sites());
         String on = f.title + ", " + parameter;
         assertAll(
-                () -> assertEquals(predicted, m.components.get(component), on + ": " + component + " bytes"),
-                () -> assertEquals(predicted, m.total, on + ": no other copy " + m.components + " " + m.sites),
+                () -> assertEquals(predicted, m.components().get(component), on + ": " + component + " bytes"),
+                () -> assertEquals(predicted, m.total(), on + ": no other copy " + m.components() + " " + m.sites()),
                 () -> assertEquals(
-                        predicted, m.at(sites), on + ": every byte at " + Arrays.toString(sites) + ": " + m.sites));
-        named(f, m.sites.keySet());
-        f.points.add(new Point(parameter, units, m.total, predicted, m.cells.size()));
+                        predicted, m.at(sites), on + ": every byte at " + Arrays.toString(sites) + ": " + m.sites()));
+        named(f, m.sites().keySet());
+        f.points.add(new Point(parameter, units, m.total(), predicted, m.cells().size()));
         return m;
     }
 
@@ -751,22 +728,23 @@ class RegionServerFindingsTest {
         f.sites = String.join(", ", named);
     }
 
-    private void alternative(Finding f, String name, String comparedWith, Table table, Scan scan, Measured copying)
+    private void alternative(
+            Finding f, String name, String comparedWith, Table table, Scan scan, CopiesMeasured copying)
             throws IOException {
         alternative(f, name, comparedWith, () -> scan(table, scan), copying);
     }
 
-    private void alternative(Finding f, String name, String comparedWith, Read read, Measured copying)
+    private void alternative(Finding f, String name, String comparedWith, Read read, CopiesMeasured copying)
             throws IOException {
-        Measured m = measure(read);
+        CopiesMeasured m = measure(read);
         System.out.printf(
                 "%s, alternative %s: %d cells, counted %s, sites %s%n",
-                f.title, name, m.cells.size(), m.components, m.sites);
+                f.title, name, m.cells().size(), m.components(), m.sites());
         assertAll(
-                () -> assertEquals(copying.cells, m.cells, name + ": the same cells as " + comparedWith),
-                () -> assertEquals(0, m.total, name + ": no copy " + m.sites));
-        f.alternatives.add(
-                Alternative.zeroCopy(name, comparedWith, m.cells.size(), copying.cells.equals(m.cells), m.total));
+                () -> assertEquals(copying.cells(), m.cells(), name + ": the same cells as " + comparedWith),
+                () -> assertEquals(0, m.total(), name + ": no copy " + m.sites()));
+        f.alternatives.add(Alternative.zeroCopy(
+                name, comparedWith, m.cells().size(), copying.cells().equals(m.cells()), m.total()));
         f.today = name;
     }
 

@@ -90,122 +90,138 @@ class RegionServerHealthyQuietTest {
                         // off by default in these tests; the major compaction needs it on
                         .site("hbase.regionserver.compaction.enabled", "true")
                         .start();
-                Workload reads = Workload.create(server, "healthy");
-                Connection connection = ConnectionFactory.createConnection(server.clientConfiguration());
-                Admin admin = connection.getAdmin();
-                Table table = connection.getTable(TableName.valueOf("healthy"));
-                Table batch = batchTable(connection, admin);
                 PrometheusServer prometheus = RegionServerPrometheus.start(
                         prometheusDir, server.metricsUri().getAuthority())) {
+            // the window starts with the tables' creation and loading: writes and flushes of the mix
             Scrape before = Scrape.of(server.metricsUri());
             Instant start = Instant.now();
             Instant end = start.plus(WINDOW);
-            ExecutorService slow = Executors.newFixedThreadPool(2);
-            Future<Integer> slowCached = slow.submit(() -> slowScan(table, true, end));
-            Future<Integer> slowUncached = slow.submit(() -> slowScan(batch, false, end));
-            Load load = new Load();
-            Instant nextFlush = start.plus(FLUSH_EVERY);
-            Instant nextReport = start;
-            while (Instant.now().isBefore(end)) {
-                load.reads += reads.gets(50) + reads.multiGets(2) + reads.scan() + reads.prefixScan();
-                overwrite(table, load.rounds);
-                if (Instant.now().isAfter(nextFlush)) {
-                    admin.flush(table.getName());
-                    load.flushes++;
-                    nextFlush = nextFlush.plus(FLUSH_EVERY);
-                }
-                if (!load.compacted && Instant.now().isAfter(start.plus(COMPACT_AT))) {
-                    admin.majorCompact(table.getName());
-                    Compactions.await(admin, table.getName());
-                    load.compacted = true;
-                }
-                load.rounds++;
-                if (Instant.now().isAfter(nextReport)) {
-                    report(server, start);
-                    nextReport = nextReport.plusSeconds(30);
-                }
-                RegionServerProcess.sleep(200);
+            System.out.printf("HBase started in %d ms%n", server.startup().toMillis());
+            try (Workload reads = Workload.create(server, "healthy");
+                    Connection connection = ConnectionFactory.createConnection(server.clientConfiguration());
+                    Admin admin = connection.getAdmin();
+                    Table table = connection.getTable(TableName.valueOf("healthy"));
+                    Table batch = batchTable(connection, admin)) {
+                runMix(server, prometheus, reads, admin, table, batch, before, start, end);
             }
-            int slowRowsCached = slowCached.get();
-            int slowRowsUncached = slowUncached.get();
-            slow.shutdown();
-            // the last second's scrape and rule evaluation
-            RegionServerProcess.sleep(3_000);
-            Scrape after = Scrape.of(server.metricsUri());
-            long window = Duration.between(start, Instant.now()).toSeconds() + 2;
-            Figures figures = new Figures(before, after);
-            double maxStuck =
-                    overWindow(prometheus, "max_over_time", "blockscope_allocator_pool_buffers_stuck", window);
-            double maxStuckRefs = overWindow(prometheus, "max_over_time", "blockscope_block_refs_stuck", window);
-            double maxInUse = overWindow(
-                    prometheus, "max_over_time", "blockscope_allocator_pool_buffers{state=\"in_use\"}", window);
-            double maxOutstanding =
-                    overWindow(prometheus, "max_over_time", "blockscope_block_refs_outstanding", window);
-            double scrapes =
-                    overWindow(prometheus, "count_over_time", "blockscope_allocator_pool_buffers_stuck", window);
-            JsonNode alerts =
-                    prometheus.query("ALERTS{alertname=~\"" + String.join("|", LEAK_ALERTS) + "\"}[" + window + "s]");
-            boolean dense = server.agentLines().stream().anyMatch(l -> l.contains(DENSE_SAMPLING));
-            System.out.printf(
-                    "HBase %s healthy for %d s: %d rounds, %d rows read fast, %d slowly (cached %d, uncached %d),"
-                            + " %d flushes, compacted %s; pool takes %.0f (%.0f buffers of %.0f B), checkouts %.0f,"
-                            + " returns %.0f; over %.0f scrapes max stuck buffers %.0f, max stuck refs %.0f,"
-                            + " max pool buffers in use %.0f of %.0f, max outstanding refs %.0f; dense sampling"
-                            + " switched on: %s; leaks %s; alerts %s%n",
-                    System.getProperty("blockscope.hbase.version"),
-                    window,
-                    load.rounds,
-                    load.reads,
-                    slowRowsCached + slowRowsUncached,
-                    slowRowsCached,
-                    slowRowsUncached,
-                    load.flushes,
-                    load.compacted,
-                    figures.takes(),
-                    figures.takes(),
-                    figures.bufferBytes(),
-                    figures.checkouts(),
-                    figures.returns(),
-                    scrapes,
-                    maxStuck,
-                    maxStuckRefs,
-                    maxInUse,
-                    after.value("blockscope_allocator_pool_buffers_max"),
-                    maxOutstanding,
-                    dense,
-                    after.describe("blockscope_block_leaks_total"),
-                    alerts);
-            assertAll(
-                    () -> assertTrue(
-                            scrapes >= 0.9 * WINDOW.toSeconds(),
-                            "Prometheus scraped the agent every second of the window: " + scrapes),
-                    () -> assertEquals(0, maxStuck, "no pool buffer counted stuck at any scrape"),
-                    () -> assertEquals(0, maxStuckRefs, "no block reference counted stuck at any scrape"),
-                    () -> assertEquals(
-                            0,
-                            after.sum("blockscope_block_leaks_total", l -> true),
-                            "no leak named: " + after.describe("blockscope_block_leaks_total")),
-                    () -> assertEquals(0, alerts.size(), "no leak alert pending or firing: " + alerts),
-                    () -> assertEquals(
-                            0,
-                            after.count("blockscope_agent_dropped_total", "what", "buffer_untracked"),
-                            "every take held with its time (else stuck could undercount)"),
-                    () -> assertEquals(
-                            0,
-                            after.count("blockscope_allocator_heap_fallbacks_total", "reason", "pool_exhausted"),
-                            "the pool never ran out"),
-                    () -> assertTrue(dense, "the slow batch scan held a pool buffer past the suspect age"),
-                    () -> assertTrue(figures.takes() >= 10_000, "pool buffers taken: " + figures.takes()),
-                    () -> assertTrue(figures.checkouts() >= 10_000, "blocks checked out: " + figures.checkouts()),
-                    () -> assertTrue(
-                            figures.returns() >= figures.checkouts() - maxOutstanding,
-                            "checkouts returned: " + figures.returns() + " of " + figures.checkouts()),
-                    () -> assertTrue(load.flushes >= 4, "flushes: " + load.flushes),
-                    () -> assertTrue(load.compacted, "a major compaction ran"),
-                    () -> assertTrue(
-                            slowRowsCached >= 30 * SLOW_BATCH && slowRowsUncached >= 30 * SLOW_BATCH,
-                            "the slow clients read throughout: " + slowRowsCached + ", " + slowRowsUncached));
         }
+    }
+
+    /** The five minutes of load, then what they must and must not have shown. */
+    private static void runMix(
+            RegionServerProcess server,
+            PrometheusServer prometheus,
+            Workload reads,
+            Admin admin,
+            Table table,
+            Table batch,
+            Scrape before,
+            Instant start,
+            Instant end)
+            throws Exception {
+        ExecutorService slow = Executors.newFixedThreadPool(2);
+        Future<Integer> slowCached = slow.submit(() -> slowScan(table, true, end));
+        Future<Integer> slowUncached = slow.submit(() -> slowScan(batch, false, end));
+        Load load = new Load();
+        Instant nextFlush = start.plus(FLUSH_EVERY);
+        Instant nextReport = start;
+        while (Instant.now().isBefore(end)) {
+            load.reads += reads.gets(50) + reads.multiGets(2) + reads.scan() + reads.prefixScan();
+            overwrite(table, load.rounds);
+            if (Instant.now().isAfter(nextFlush)) {
+                admin.flush(table.getName());
+                load.flushes++;
+                nextFlush = nextFlush.plus(FLUSH_EVERY);
+            }
+            if (!load.compacted && Instant.now().isAfter(start.plus(COMPACT_AT))) {
+                admin.majorCompact(table.getName());
+                Compactions.await(admin, table.getName());
+                load.compacted = true;
+            }
+            load.rounds++;
+            if (Instant.now().isAfter(nextReport)) {
+                report(server, start);
+                nextReport = nextReport.plusSeconds(30);
+            }
+            RegionServerProcess.sleep(200);
+        }
+        int slowRowsCached = slowCached.get();
+        int slowRowsUncached = slowUncached.get();
+        slow.shutdown();
+        // the last second's scrape and rule evaluation
+        RegionServerProcess.sleep(3_000);
+        Scrape after = Scrape.of(server.metricsUri());
+        long window = Duration.between(start, Instant.now()).toSeconds() + 2;
+        Figures figures = new Figures(before, after);
+        double maxStuck = overWindow(prometheus, "max_over_time", "blockscope_allocator_pool_buffers_stuck", window);
+        double maxStuckRefs = overWindow(prometheus, "max_over_time", "blockscope_block_refs_stuck", window);
+        double maxInUse =
+                overWindow(prometheus, "max_over_time", "blockscope_allocator_pool_buffers{state=\"in_use\"}", window);
+        double maxOutstanding = overWindow(prometheus, "max_over_time", "blockscope_block_refs_outstanding", window);
+        double scrapes = overWindow(prometheus, "count_over_time", "blockscope_allocator_pool_buffers_stuck", window);
+        JsonNode alerts =
+                prometheus.query("ALERTS{alertname=~\"" + String.join("|", LEAK_ALERTS) + "\"}[" + window + "s]");
+        boolean dense = server.agentLines().stream().anyMatch(l -> l.contains(DENSE_SAMPLING));
+        System.out.printf(
+                "HBase %s healthy for %d s: %d rounds, %d rows read fast, %d slowly (cached %d, uncached %d),"
+                        + " %d flushes, compacted %s; pool takes %.0f (%.0f buffers of %.0f B), checkouts %.0f,"
+                        + " returns %.0f; over %.0f scrapes max stuck buffers %.0f, max stuck refs %.0f,"
+                        + " max pool buffers in use %.0f of %.0f, max outstanding refs %.0f; dense sampling"
+                        + " switched on: %s; leaks %s; alerts %s%n",
+                System.getProperty("blockscope.hbase.version"),
+                window,
+                load.rounds,
+                load.reads,
+                slowRowsCached + slowRowsUncached,
+                slowRowsCached,
+                slowRowsUncached,
+                load.flushes,
+                load.compacted,
+                figures.takes(),
+                figures.takes(),
+                figures.bufferBytes(),
+                figures.checkouts(),
+                figures.returns(),
+                scrapes,
+                maxStuck,
+                maxStuckRefs,
+                maxInUse,
+                after.value("blockscope_allocator_pool_buffers_max"),
+                maxOutstanding,
+                dense,
+                after.describe("blockscope_block_leaks_total"),
+                alerts);
+        assertAll(
+                () -> assertTrue(
+                        scrapes >= 0.9 * WINDOW.toSeconds(),
+                        "Prometheus scraped the agent every second of the window: " + scrapes),
+                () -> assertEquals(0, maxStuck, "no pool buffer counted stuck at any scrape"),
+                () -> assertEquals(0, maxStuckRefs, "no block reference counted stuck at any scrape"),
+                () -> assertEquals(
+                        0,
+                        after.sum("blockscope_block_leaks_total", l -> true),
+                        "no leak named: " + after.describe("blockscope_block_leaks_total")),
+                () -> assertEquals(0, alerts.size(), "no leak alert pending or firing: " + alerts),
+                () -> assertEquals(
+                        0,
+                        after.count("blockscope_agent_dropped_total", "what", "buffer_untracked"),
+                        "every take held with its time (else stuck could undercount)"),
+                () -> assertEquals(
+                        0,
+                        after.count("blockscope_allocator_heap_fallbacks_total", "reason", "pool_exhausted"),
+                        "the pool never ran out"),
+                () -> assertTrue(dense, "the slow batch scan held a pool buffer past the suspect age"),
+                () -> assertTrue(figures.takes() >= 10_000, "pool buffers taken: " + figures.takes()),
+                () -> assertTrue(figures.checkouts() >= 10_000, "blocks checked out: " + figures.checkouts()),
+                () -> assertTrue(
+                        figures.returns() >= figures.checkouts() - maxOutstanding,
+                        "checkouts returned: " + figures.returns() + " of " + figures.checkouts()),
+                () -> assertTrue(load.flushes >= 4, "flushes: " + load.flushes),
+                () -> assertTrue(load.compacted, "a major compaction ran"),
+                () -> assertTrue(
+                        slowRowsCached >= 10 * SLOW_BATCH && slowRowsUncached >= 10 * SLOW_BATCH,
+                        "the slow clients paused more than leak.age in all: " + slowRowsCached + ", "
+                                + slowRowsUncached));
     }
 
     /** What the fast load did. */

@@ -1,6 +1,7 @@
 package io.blockscope.agent.record;
 
 import io.blockscope.agent.bootstrap.Context;
+import io.blockscope.exporter.Log;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -14,7 +15,7 @@ import java.lang.reflect.Modifier;
  * not have the field its class does ({@code ServerCall.user}). Once per RPC call, not per cell: each
  * step's handle is cached for the last class it saw (one class in practice), so a call costs a few
  * handle invocations and allocates nothing. A step that cannot be resolved turns the reader off
- * (users are then {@code (none)}), logged once by the caller through {@link #failure()}.
+ * (users are then {@code (none)}), with one warning.
  */
 public final class CallUsers implements Context.UserNames {
 
@@ -65,6 +66,7 @@ public final class CallUsers implements Context.UserNames {
             }
         } catch (Throwable e) {
             failure = "cannot read the call's user by '" + String.join(".", names) + "': " + e;
+            Log.warnOnce("call-users", failure + "; copies count under user (none)", null);
             return null;
         }
         return value instanceof String ? value : null;

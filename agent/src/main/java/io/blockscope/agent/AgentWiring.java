@@ -2,6 +2,7 @@ package io.blockscope.agent;
 
 import io.blockscope.agent.bootstrap.Bridge;
 import io.blockscope.agent.bootstrap.Checkouts;
+import io.blockscope.agent.bootstrap.Context;
 import io.blockscope.agent.bootstrap.HeldBuffers;
 import io.blockscope.agent.config.AgentConfig;
 import io.blockscope.agent.instrument.DeferredTransformer;
@@ -15,6 +16,7 @@ import io.blockscope.agent.metrics.LeakReport;
 import io.blockscope.agent.profile.ProbeSpec;
 import io.blockscope.agent.profile.Profile;
 import io.blockscope.agent.profile.Profiles;
+import io.blockscope.agent.record.CallUsers;
 import io.blockscope.agent.record.Recorder;
 import io.blockscope.agent.record.SiteResolver;
 import io.blockscope.agent.record.StuckBuffers;
@@ -163,6 +165,13 @@ final class AgentWiring {
             metrics.attach(new StuckBuffers(held, config.leakAge()));
         }
         Bridge.install(recorder, config.leakSample(), config.copySample(), config.copySampleBytes());
+        if (profile.tracksContext()) {
+            String userPath = profile.callUserPath();
+            Context.configure(
+                    config.tables(),
+                    config.users(),
+                    userPath == null ? Context.UserNames.NONE : new CallUsers(userPath));
+        }
 
         // the diagnostics jar's probe switch; the production jar has no extension
         ProbeExtension extension = ProbeExtension.find(AgentWiring.class.getClassLoader());

@@ -31,7 +31,8 @@ public final class Copies {
 
     /** A copy of {@code bytes} bytes of component {@code component} onto the heap. */
     public static void copied(int probe, int component, long bytes) {
-        Counter.add(Counters.COPIES[component], 1, Counters.COPY_BYTES[component], bytes);
+        CounterRows.addCopy(
+                Counters.COPIES[component].column(), 1, Counters.COPY_BYTES[component].column(), bytes, component);
         ByteSampler sampler = Bridge.copySampler;
         long calls = sampler.draw(bytes);
         if (calls != 0) {

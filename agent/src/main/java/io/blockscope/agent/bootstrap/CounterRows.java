@@ -84,11 +84,22 @@ final class CounterRows {
         final WeakReference<Thread> thread;
         /** Written and read by the owner only (receiver probes and copy doors; see {@code Copies.callSlot}). */
         final Object[] receiver = new Object[Copies.CALL_SLOT_LENGTH];
+        /** Whose work the thread is doing ({@link Context}); written and read by the owner only. */
+        final int[] context = new int[Context.LENGTH];
+        /** Copy bytes by table id and component ({@code table * MAX_COMPONENTS + component}). */
+        final long[] tableBytes = new long[Context.tables.width() * Counters.MAX_COMPONENTS];
+        /** Copy bytes by user id. */
+        final long[] userBytes = new long[Context.users.width()];
 
         Owner(Thread thread) {
             this.thread = new WeakReference<>(thread);
         }
     }
+
+    /** Copy bytes by table and component, then by user, of ended threads; guarded by the class lock. */
+    private static long[] retiredTableBytes = new long[0];
+
+    private static long[] retiredUserBytes = new long[0];
 
     static int newColumn() {
         return reserve(1);
@@ -198,6 +209,88 @@ final class CounterRows {
         addSlow(current, tid, b, y);
     }
 
+    /**
+     * {@link #add(int, long, int, long)}, and {@code y} bytes of {@code component} into the columns
+     * of the thread's table and user ({@link Context}): the same row lookup, then array stores in
+     * arrays the row's owner allocated with it. A thread without a row counts no context.
+     */
+    static void addCopy(int a, long x, int b, long y, int component) {
+        Thread current = Thread.currentThread();
+        long tid = current.getId();
+        int slot = home(tid);
+        int row = slot * STRIDE;
+        if (TABLE[row + OWNER] == tid) {
+            int i = row + FIRST_COLUMN + a;
+            int j = row + FIRST_COLUMN + b;
+            TABLE[i] += x;
+            LONGS.setRelease(TABLE, j, TABLE[j] + y);
+        } else {
+            addSlow(current, tid, a, x);
+            addSlow(current, tid, b, y);
+            slot = slotSlow(current, tid);
+            if (slot < 0) {
+                return;
+            }
+        }
+        Owner owner = OWNERS[slot];
+        int[] context = owner.context;
+        long[] byTable = owner.tableBytes;
+        int t = context[Context.TABLE] * Counters.MAX_COMPONENTS + component;
+        if (t < byTable.length) {
+            LONGS.setRelease(byTable, t, byTable[t] + y);
+        }
+        long[] byUser = owner.userBytes;
+        int u = context[Context.USER];
+        if (u < byUser.length) {
+            LONGS.setRelease(byUser, u, byUser[u] + y);
+        }
+    }
+
+    /** This thread's {@link Context} row, kept with its counter row like {@link #callSlot}. */
+    static int[] context() {
+        Thread current = Thread.currentThread();
+        long tid = current.getId();
+        int slot = home(tid);
+        if (TABLE[slot * STRIDE + OWNER] != tid) {
+            slot = slotSlow(current, tid);
+            if (slot < 0) {
+                return NO_ROW_CONTEXT.get();
+            }
+        }
+        return OWNERS[slot].context;
+    }
+
+    private static final ThreadLocal<int[]> NO_ROW_CONTEXT = ThreadLocal.withInitial(() -> new int[Context.LENGTH]);
+
+    /**
+     * Copy bytes by table and component ({@code [table * MAX_COMPONENTS + component]}) and by user,
+     * over all rows and retired rows, into arrays of the current {@link Context} widths.
+     */
+    static synchronized void sumContext(long[] byTable, long[] byUser) {
+        addInto(byTable, retiredTableBytes);
+        addInto(byUser, retiredUserBytes);
+        for (int slot = 0; slot < SLOTS; slot++) {
+            Owner owner = (Owner) OWNER_SLOTS.getAcquire(OWNERS, slot);
+            if (owner != null && (long) LONGS.getAcquire(TABLE, slot * STRIDE + OWNER) != 0) {
+                addInto(byTable, owner.tableBytes);
+                addInto(byUser, owner.userBytes);
+            }
+        }
+    }
+
+    private static void addInto(long[] into, long[] from) {
+        int n = Math.min(into.length, from.length);
+        for (int i = 0; i < n; i++) {
+            into[i] += (long) LONGS.getAcquire(from, i);
+        }
+    }
+
+    private static long[] fold(long[] retired, long[] from) {
+        long[] into = retired.length >= from.length ? retired : java.util.Arrays.copyOf(retired, from.length);
+        addInto(into, from);
+        return into;
+    }
+
     private static void addSlow(Thread current, long tid, int column, long x) {
         int slot = slotSlow(current, tid);
         if (slot < 0) {
@@ -294,6 +387,8 @@ final class CounterRows {
             for (int c = 0; c < MAX_COLUMNS; c++) {
                 RETIRED[c] += (long) LONGS.getAcquire(TABLE, row + FIRST_COLUMN + c);
             }
+            retiredTableBytes = fold(retiredTableBytes, owner.tableBytes);
+            retiredUserBytes = fold(retiredUserBytes, owner.userBytes);
             // cleared for the next owner, whose claim (a CAS on the freed slot) sees these writes
             Arrays.fill(TABLE, row, row + FIRST_COLUMN + MAX_COLUMNS, 0L);
             OWNER_SLOTS.setRelease(OWNERS, slot, null);

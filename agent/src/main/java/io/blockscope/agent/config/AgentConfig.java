@@ -15,6 +15,9 @@ import java.util.Objects;
 public final class AgentConfig {
 
     public static final int MAX_SITES = 100;
+    /** The most table or user label values the {@code tables} and {@code users} options allow. */
+    public static final int MAX_CONTEXT = 1000;
+
     public static final int MAX_TRACKED = 1 << 16;
     public static final int MAX_LEAK_RATE = 1_000_000;
     public static final int MIN_TRACKED = 16;
@@ -29,6 +32,8 @@ public final class AgentConfig {
     private final boolean copyJfr;
     private final int sites;
     private final int tracked;
+    private final int tables;
+    private final int users;
     private final Map<String, String> exporterOptions;
 
     private AgentConfig(Builder b) {
@@ -42,6 +47,8 @@ public final class AgentConfig {
         this.copyJfr = b.copyJfr;
         this.sites = b.sites;
         this.tracked = b.tracked;
+        this.tables = b.tables;
+        this.users = b.users;
         this.exporterOptions = Map.copyOf(b.exporterOptions);
     }
 
@@ -98,6 +105,16 @@ public final class AgentConfig {
     }
 
     /** Tracked checkouts held at once (slots of the tracking table). */
+    /** Table label values before the rest go to {@code other}. */
+    public int tables() {
+        return tables;
+    }
+
+    /** User label values before the rest go to {@code other}. */
+    public int users() {
+        return users;
+    }
+
     public int tracked() {
         return tracked;
     }
@@ -126,6 +143,8 @@ public final class AgentConfig {
                 && copyJfr == that.copyJfr
                 && sites == that.sites
                 && tracked == that.tracked
+                && tables == that.tables
+                && users == that.users
                 && exporterOptions.equals(that.exporterOptions);
     }
 
@@ -142,6 +161,8 @@ public final class AgentConfig {
                 copyJfr,
                 sites,
                 tracked,
+                tables,
+                users,
                 exporterOptions);
     }
 
@@ -150,7 +171,8 @@ public final class AgentConfig {
         return "AgentConfig[hostPort=" + hostPort + ", profile=" + profile + ", leakSample=" + leakSample
                 + ", leakRate=" + leakRate + ", leakAge=" + leakAge + ", copySample=" + copySample
                 + ", copySampleBytes=" + copySampleBytes + ", copyJfr=" + copyJfr + ", sites=" + sites
-                + ", tracked=" + tracked + ", exporterOptions=" + exporterOptions + "]";
+                + ", tracked=" + tracked + ", tables=" + tables + ", users=" + users + ", exporterOptions="
+                + exporterOptions + "]";
     }
 
     /** Settings with the defaults of an agent started with a port alone; {@link #hostPort} is required. */
@@ -167,6 +189,8 @@ public final class AgentConfig {
         private long copySampleBytes = 1L << 20;
         private boolean copyJfr = true;
         private int sites = 20;
+        private int tables = 50;
+        private int users = 50;
         private int tracked = 4096;
         private final Map<String, String> exporterOptions = new LinkedHashMap<>();
 
@@ -221,6 +245,16 @@ public final class AgentConfig {
             return this;
         }
 
+        public Builder tables(int tables) {
+            this.tables = tables;
+            return this;
+        }
+
+        public Builder users(int users) {
+            this.users = users;
+            return this;
+        }
+
         public Builder tracked(int tracked) {
             this.tracked = tracked;
             return this;
@@ -250,6 +284,8 @@ public final class AgentConfig {
             }
             check("sites", sites, 1, MAX_SITES);
             check("tracked", tracked, MIN_TRACKED, MAX_TRACKED);
+            check("tables", tables, 0, MAX_CONTEXT);
+            check("users", users, 0, MAX_CONTEXT);
             return new AgentConfig(this);
         }
 

@@ -39,6 +39,8 @@ public final class AgentOptions {
     public static final String COPY_JFR = "copy.jfr";
     public static final String SITES = "sites";
     public static final String TRACKED = "tracked";
+    public static final String TABLES = "tables";
+    public static final String USERS = "users";
     /**
      * Not an option of this agent: the run-time probe switch of overhead measurements is in the
      * diagnostics jar only, which registers it without being asked. Named so its error can say so.
@@ -47,7 +49,19 @@ public final class AgentOptions {
 
     /** Keys the agent owns; their defaults are {@link AgentConfig.Builder}'s. */
     private static final Set<String> KEYS = new LinkedHashSet<>(List.of(
-            HOST, PORT, CONFIG, PROFILE, LEAK_SAMPLE, LEAK_RATE, LEAK_AGE, COPY_SAMPLE, COPY_JFR, SITES, TRACKED));
+            HOST,
+            PORT,
+            CONFIG,
+            PROFILE,
+            LEAK_SAMPLE,
+            LEAK_RATE,
+            LEAK_AGE,
+            COPY_SAMPLE,
+            COPY_JFR,
+            SITES,
+            TRACKED,
+            TABLES,
+            USERS));
 
     public static final int MAX_SITES = AgentConfig.MAX_SITES;
     public static final int MAX_TRACKED = AgentConfig.MAX_TRACKED;
@@ -125,6 +139,12 @@ public final class AgentOptions {
         if (merged.containsKey(TRACKED)) {
             config.tracked(
                     intValue(merged, TRACKED, AgentConfig.MIN_TRACKED, MAX_TRACKED, "checkouts tracked at once"));
+        }
+        if (merged.containsKey(TABLES)) {
+            config.tables(intValue(merged, TABLES, 0, AgentConfig.MAX_CONTEXT, "table label values before 'other'"));
+        }
+        if (merged.containsKey(USERS)) {
+            config.users(intValue(merged, USERS, 0, AgentConfig.MAX_CONTEXT, "user label values before 'other'"));
         }
         return config.build();
     }

@@ -1,6 +1,7 @@
 package io.blockscope.agent.instrument;
 
 import io.blockscope.agent.bootstrap.Checkouts;
+import io.blockscope.agent.bootstrap.Context;
 import io.blockscope.agent.bootstrap.Copies;
 import io.blockscope.agent.bootstrap.Instances;
 import net.bytebuddy.asm.Advice;
@@ -195,6 +196,56 @@ final class Advices {
             if (when) {
                 Instances.instance(probe, instance);
             }
+        }
+    }
+
+    /**
+     * An RPC call on this thread: its user, no table until a region operation names one; what was
+     * there before comes back at the end, so a pooled thread's next call starts clean.
+     */
+    static final class ContextCall {
+        // ByteBuddy carries @Advice.Local values from enter to exit: written here, read there
+        @SuppressWarnings("UnusedVariable")
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@ProbeValue Object call, @Advice.Local("blockscopeContext") long saved) {
+            saved = Context.callStart(call);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Local("blockscopeContext") long saved) {
+            Context.restore(saved);
+        }
+    }
+
+    /** A region operation started (exit advice: only one that did not throw) on the value's table. */
+    static final class ContextRegionStart {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@ProbeValue Object table) {
+            Context.regionStart(table);
+        }
+    }
+
+    /** A region operation ended, however its end went. */
+    static final class ContextRegionEnd {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit() {
+            Context.regionEnd();
+        }
+    }
+
+    /** Work the server does for itself (a compaction, a flush) on the value's table. */
+    static final class ContextSystem {
+        // ByteBuddy carries @Advice.Local values from enter to exit: written here, read there
+        @SuppressWarnings("UnusedVariable")
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(
+                @ProbeValue Object table, @SystemUser int user, @Advice.Local("blockscopeContext") long saved) {
+            saved = Context.systemStart(table, user);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Local("blockscopeContext") long saved) {
+            Context.restore(saved);
         }
     }
 }

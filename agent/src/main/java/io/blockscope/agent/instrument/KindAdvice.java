@@ -75,6 +75,24 @@ final class KindAdvice implements ProbeSpec.Visitor<Advice> {
         return common.to(Advices.Receiver.class);
     }
 
+    @Override
+    public Advice context(ProbeSpec.ContextProbe probe) {
+        switch (probe.role()) {
+            case CALL:
+                return value(probe.value(), Object.class).to(Advices.ContextCall.class);
+            case REGION_START:
+                return value(probe.value(), Object.class).to(Advices.ContextRegionStart.class);
+            case REGION_END:
+                return common.to(Advices.ContextRegionEnd.class);
+            case SYSTEM:
+                return value(probe.value(), Object.class)
+                        .bind(SystemUser.class, probe.systemUser())
+                        .to(Advices.ContextSystem.class);
+            default:
+                throw new IllegalStateException(probe.role().toString());
+        }
+    }
+
     private Advice.WithCustomMapping value(ValueRef value, Class<?> type) {
         return common.bind(ProbeValue.class, new ValueMapping(value, type));
     }

@@ -120,6 +120,9 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
         List<MetricSnapshot> out = new ArrayList<>();
         blockCache(out);
         copies(out, r);
+        if (profile.tracksContext()) {
+            CopyOwners.collect(out);
+        }
         heapFallbacks(out, r);
         if (r != null) {
             occupancy(out, r);

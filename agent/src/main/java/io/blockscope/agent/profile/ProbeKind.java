@@ -52,7 +52,15 @@ public enum ProbeKind {
      * why it was not pooled (the reason) and how to read the allocator, captured as {@code this}, at
      * scrape time.
      */
-    HEAP_FALLBACK("heap-fallback");
+    HEAP_FALLBACK("heap-fallback"),
+    /**
+     * Whose work a thread does, for the table and user labels of copies: {@code role} says what the
+     * method marks. {@code call}: an RPC call (the {@code value} is the call, whose user is read);
+     * {@code region-start} (exit) / {@code region-end}: a region operation on the table {@code value}
+     * names; {@code system}: work the server does for itself on table {@code value}, {@code user}
+     * {@code compaction} or {@code flush}.
+     */
+    CONTEXT("context");
 
     private final String label;
 

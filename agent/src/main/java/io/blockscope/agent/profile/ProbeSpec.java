@@ -61,6 +61,8 @@ public abstract class ProbeSpec {
         R receiver(Receiver probe);
 
         R heapFallback(HeapFallback probe);
+
+        R context(ContextProbe probe);
     }
 
     /** What every kind has: the probe's name, where it hooks in, and the probes it stands in for. */
@@ -399,6 +401,86 @@ public abstract class ProbeSpec {
         /** The reason's inputs and the allocator's scrape-time figures (every field optional). */
         public PoolSpec pool() {
             return pool;
+        }
+    }
+
+    /** Marks whose work a thread does (see {@link ProbeKind#CONTEXT}). */
+    public static final class ContextProbe extends ProbeSpec {
+        /** What the probe's methods mark. */
+        public enum Role {
+            CALL("call"),
+            REGION_START("region-start"),
+            REGION_END("region-end"),
+            SYSTEM("system");
+
+            private final String label;
+
+            Role(String label) {
+                this.label = label;
+            }
+
+            public String label() {
+                return label;
+            }
+
+            public static Role of(String label) {
+                for (Role role : values()) {
+                    if (role.label.equals(label)) {
+                        return role;
+                    }
+                }
+                throw new IllegalArgumentException(
+                        "unknown role '" + label + "'; accepted: call, region-start, region-end, system");
+            }
+        }
+
+        /** The fixed users of {@link Role#SYSTEM} probes, in {@code Context.SYSTEM_USERS} order. */
+        public static final java.util.List<String> SYSTEM_USERS = java.util.List.of("compaction", "flush");
+
+        private final Role role;
+        private final ValueRef value;
+        private final int systemUser;
+        private final String userPath;
+
+        public ContextProbe(Target target, Role role, ValueRef value, int systemUser, String userPath) {
+            super(target);
+            this.role = role;
+            this.value = value;
+            this.systemUser = systemUser;
+            this.userPath = userPath;
+        }
+
+        /**
+         * {@code call}: how to read the user's name from the call, field reads ({@code user}) and
+         * no-argument calls ({@code getShortName()}) joined by dots, run reflectively on the call's
+         * class (once per call, outside the cell path); else null.
+         */
+        public String userPath() {
+            return userPath;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.context(this);
+        }
+
+        @Override
+        public ProbeKind kind() {
+            return ProbeKind.CONTEXT;
+        }
+
+        public Role role() {
+            return role;
+        }
+
+        /** The call ({@code call}) or the table (other roles); null for {@code region-end}. */
+        public ValueRef value() {
+            return value;
+        }
+
+        /** {@code system}: the index of its user in {@link #SYSTEM_USERS}; else -1. */
+        public int systemUser() {
+            return systemUser;
         }
     }
 }

@@ -65,6 +65,21 @@ public final class Profile {
         return types;
     }
 
+    /** Whether probes track whose work a thread does (context probes: table and user labels). */
+    public boolean tracksContext() {
+        return probes.stream().anyMatch(p -> p.kind() == ProbeKind.CONTEXT);
+    }
+
+    /** How the call context probe reads a call's user name; null without one. */
+    public String callUserPath() {
+        for (ProbeSpec probe : probes) {
+            if (probe instanceof ProbeSpec.ContextProbe && ((ProbeSpec.ContextProbe) probe).userPath() != null) {
+                return ((ProbeSpec.ContextProbe) probe).userPath();
+            }
+        }
+        return null;
+    }
+
     /** The classes heap-fallback probes instrument: a fallback's site is the first frame outside them. */
     public List<String> allocatorTypes() {
         Set<String> types = new LinkedHashSet<>();

@@ -48,7 +48,8 @@ public final class ProfileParser {
             ProbeKind.COPY_DOOR, Set.of("component", "names", "design"),
             ProbeKind.OCCUPANCY, Set.of("value", "occupancy"),
             ProbeKind.RECEIVER, Set.of(),
-            ProbeKind.HEAP_FALLBACK, Set.of("value", "when", "pool"));
+            ProbeKind.HEAP_FALLBACK, Set.of("value", "when", "pool"),
+            ProbeKind.CONTEXT, Set.of("value", "role", "user"));
 
     private static final Set<String> PROBE_FIELDS = Stream.concat(
                     COMMON_FIELDS.stream(), KIND_FIELDS.values().stream().flatMap(Set::stream))
@@ -239,9 +240,41 @@ public final class ProfileParser {
                         required(node, kind, where, "the bytes allocated on the heap, e.g. arg0"),
                         condition(node, "when", where),
                         pool(node.get("pool"), where));
+            case CONTEXT:
+                return context(node, target, where);
             default:
                 throw new IllegalStateException("unknown probe kind " + kind);
         }
+    }
+
+    /** A context probe: its role, the value the role reads, and a system probe's user. */
+    private static ProbeSpec context(Map<?, ?> node, ProbeSpec.Target target, String where) {
+        ProbeSpec.ContextProbe.Role role =
+                parsed(text(node, "role", where, true), ProbeSpec.ContextProbe.Role::of, where + ": role");
+        ValueRef value = value(node, "value", where);
+        if ((value == null) != (role == ProbeSpec.ContextProbe.Role.REGION_END)) {
+            throw new IllegalArgumentException(where + ": a " + role.label() + " context probe "
+                    + (value == null ? "needs a value (the call, or the table)" : "takes no value"));
+        }
+        String user = text(node, "user", where, false);
+        int systemUser = -1;
+        String userPath = null;
+        if (role == ProbeSpec.ContextProbe.Role.SYSTEM) {
+            systemUser = user == null ? -1 : ProbeSpec.ContextProbe.SYSTEM_USERS.indexOf(user);
+            if (systemUser < 0) {
+                throw new IllegalArgumentException(
+                        where + ": a system context probe needs a user, one of " + ProbeSpec.ContextProbe.SYSTEM_USERS);
+            }
+        } else if (role == ProbeSpec.ContextProbe.Role.CALL) {
+            if (user == null || !user.matches("[A-Za-z_$][\\w$]*(\\(\\))?(\\.[A-Za-z_$][\\w$]*(\\(\\))?)*")) {
+                throw new IllegalArgumentException(where + ": a call context probe needs a user: how to read"
+                        + " the user's name from the call, e.g. user.getShortName()");
+            }
+            userPath = user;
+        } else if (user != null) {
+            throw new IllegalArgumentException(where + ": user applies to call and system context probes only");
+        }
+        return new ProbeSpec.ContextProbe(target, role, value, systemUser, userPath);
     }
 
     /** The probe's value; {@code fallback} when the profile gives none. */

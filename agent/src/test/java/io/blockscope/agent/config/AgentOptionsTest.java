@@ -48,7 +48,17 @@ class AgentOptionsTest {
         assertTrue(config.copyJfr());
         assertEquals(20, config.sites());
         assertEquals(4096, config.tracked());
+        assertEquals(50, config.tables());
+        assertEquals(50, config.users());
         assertTrue(config.exporterOptions().isEmpty());
+    }
+
+    @Test
+    void tableAndUserCapsAreSetAndBounded() {
+        AgentConfig config = parse("9404,tables=200,users=0");
+        assertEquals(200, config.tables());
+        assertEquals(0, config.users(), "every user under other");
+        assertTrue(error("9404,tables=1001").contains("tables"), error("9404,tables=1001"));
     }
 
     /**

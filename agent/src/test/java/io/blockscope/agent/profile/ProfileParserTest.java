@@ -329,6 +329,53 @@ class ProfileParserTest {
     }
 
     @Test
+    void hbase2TracksWhoseWorkAThreadDoes() {
+        Profile profile = Profiles.load("hbase2");
+        assertTrue(profile.tracksContext());
+        assertEquals("user.getShortName()", profile.callUserPath());
+        ProbeSpec.ContextProbe call = probe(profile, "call-context", ProbeSpec.ContextProbe.class);
+        assertEquals(ProbeSpec.ContextProbe.Role.CALL, call.role());
+        assertEquals("this.call", call.value().toString());
+        ProbeSpec.ContextProbe start = probe(profile, "region-context", ProbeSpec.ContextProbe.class);
+        assertEquals("this.getRegionInfo().getTable()", start.value().toString());
+        assertEquals(
+                ProbeSpec.ContextProbe.Role.REGION_END,
+                probe(profile, "region-context-end", ProbeSpec.ContextProbe.class)
+                        .role());
+        assertEquals(
+                0,
+                probe(profile, "compaction-context", ProbeSpec.ContextProbe.class)
+                        .systemUser());
+        assertEquals(
+                1, probe(profile, "flush-context", ProbeSpec.ContextProbe.class).systemUser());
+        assertEquals(false, Profiles.load("example-server").tracksContext());
+    }
+
+    @Test
+    void contextProbesSayWhatTheyRead() {
+        String where = "\"kind\": \"context\", \"types\": [\"a.B\"], \"methods\": [\"m()\"], ";
+        assertError(
+                probe(where + "\"role\": \"region-end\", \"value\": \"this\""),
+                "profile t: probe 'p': a region-end context probe takes no value");
+        assertError(
+                probe(where + "\"role\": \"region-start\""),
+                "profile t: probe 'p': a region-start context probe needs a value (the call, or the table)");
+        assertError(
+                probe(where + "\"role\": \"system\", \"value\": \"this\", \"user\": \"bob\""),
+                "profile t: probe 'p': a system context probe needs a user, one of [compaction, flush]");
+        assertError(
+                probe(where + "\"role\": \"call\", \"value\": \"this\", \"user\": \"a..b\""),
+                "profile t: probe 'p': a call context probe needs a user: how to read the user's name from the"
+                        + " call, e.g. user.getShortName()");
+        assertError(
+                probe(where + "\"role\": \"region-start\", \"value\": \"this\", \"user\": \"flush\""),
+                "profile t: probe 'p': user applies to call and system context probes only");
+        assertError(
+                probe(where + "\"role\": \"boss\", \"value\": \"this\""),
+                "profile t: probe 'p': role: unknown role 'boss'; accepted: call, region-start, region-end, system");
+    }
+
+    @Test
     void hbase2TracksPoolBuffersFromTakeToPutBackInATierOfTheirOwn() {
         Profile profile = Profiles.load("hbase2");
         ProbeSpec.BlockGet take = probe(profile, "pool-buffer-take", ProbeSpec.BlockGet.class);

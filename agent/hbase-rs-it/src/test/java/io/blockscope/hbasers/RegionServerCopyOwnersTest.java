@@ -1,0 +1,243 @@
+package io.blockscope.hbasers;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.blockscope.testsupport.Closer;
+import io.blockscope.testsupport.Scrape;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.NamespaceDescriptor;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.filter.Filter;
+import org.apache.hadoop.hbase.filter.RegexStringComparator;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
+import org.apache.hadoop.hbase.security.User;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Whose copies they are, on a real RegionServer with the agent at its defaults: two tables in one
+ * namespace, each read by its own user (simple authentication: the connection says who it is). The
+ * copies of HBase's own {@code SingleColumnValueFilter} with a {@code RegexStringComparator} land on
+ * the table it scanned and the user who scanned it, and nowhere else; with one handler thread, the
+ * call after it (another user, another table) carries nothing of it; a compaction counts under its
+ * table and the user {@code (compaction)}.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class RegionServerCopyOwnersTest {
+
+    /** Which release ran, for the figures printed. */
+    String name() {
+        return "2.6.4";
+    }
+
+    static final String NAMESPACE = "owners";
+    static final String ORDERS = NAMESPACE + ":orders";
+    static final String CARTS = NAMESPACE + ":carts";
+    static final String BY_TABLE = "blockscope_copy_to_heap_bytes_by_table_total";
+    static final String BY_USER = "blockscope_copy_to_heap_bytes_by_user_total";
+    static final String TOTAL = "blockscope_copy_to_heap_bytes_total";
+
+    private RegionServerProcess server;
+    private Connection admin;
+    private Connection alice;
+    private Connection bob;
+
+    /** The release under test: this module's own (2.6.4); {@link RegionServerCopyOwners25Test} runs 2.5. */
+    RegionServerProcess.Builder release() throws Exception {
+        return RegionServerProcess.builder();
+    }
+
+    @BeforeAll
+    void start() throws Exception {
+        server = release()
+                .agent("")
+                // one handler: every call below runs on the same pooled thread, one after the other
+                .site("hbase.regionserver.handler.count", "1")
+                .site("hbase.regionserver.compaction.enabled", "true")
+                .start();
+        admin = ConnectionFactory.createConnection(server.clientConfiguration());
+        alice = connectionAs("alice");
+        bob = connectionAs("bob");
+        try (Admin a = admin.getAdmin()) {
+            a.createNamespace(NamespaceDescriptor.create(NAMESPACE).build());
+        }
+        load(ORDERS);
+        load(CARTS);
+        // plain scans cache every block in the offheap BucketCache and copy no value
+        assertEquals(Workload.ROWS, scan(alice, ORDERS, null));
+        assertEquals(Workload.ROWS, scan(bob, CARTS, null));
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        Closer.closeAll(alice, bob, admin, server);
+    }
+
+    @Test
+    @Order(1)
+    void aFiltersCopiesLandOnItsTableAndUserAndNowhereElse() throws Exception {
+        Scrape before = scrape();
+        assertEquals(0, scan(alice, ORDERS, regexDroppingEveryRow()));
+        assertEquals(Workload.ROWS, scan(bob, CARTS, null), "bob reads his table plainly meanwhile");
+        Scrape after = scrape();
+        double total = delta(before, after, TOTAL, "component", "value");
+        double orders = delta(before, after, BY_TABLE, "component", "value", "table", ORDERS);
+        long expected = (long) Workload.ROWS * Workload.VALUE_BYTES;
+        System.out.printf(
+                name() + " copy owners: regex scan of %s by alice: %.0f value bytes in all, %.0f under the table, %.0f"
+                        + " under alice (HBase copied at most %d)%n",
+                ORDERS,
+                total,
+                orders,
+                delta(before, after, BY_USER, "user", "alice"),
+                expected);
+        assertAll(
+                () -> assertTrue(
+                        total >= expected * 0.95 && total <= expected,
+                        "the comparator's copies: " + total + " of " + expected),
+                () -> assertEquals(
+                        total, orders, "every value byte under " + ORDERS + ":\n" + after.describe(BY_TABLE)),
+                () -> assertEquals(total, delta(before, after, BY_USER, "user", "alice"), after.describe(BY_USER)),
+                () -> assertEquals(0, delta(before, after, BY_TABLE, "component", "value", "table", CARTS)),
+                () -> assertEquals(0, delta(before, after, BY_USER, "user", "bob")),
+                () -> assertEquals(
+                        0,
+                        after.sum(BY_TABLE, Scrape.label("table", "(none)"))
+                                - before.sum(BY_TABLE, Scrape.label("table", "(none)")),
+                        "no copy of these calls outside a table"));
+    }
+
+    @Test
+    @Order(2)
+    void theHandlerServingOneUsersTableDoesNotCarryItIntoTheNextCall() throws Exception {
+        Scrape before = scrape();
+        // one handler thread: alice's copying scan of orders, then bob's of carts, call after call
+        assertEquals(0, scan(alice, ORDERS, regexDroppingEveryRow()));
+        Scrape between = scrape();
+        assertEquals(0, scan(bob, CARTS, regexDroppingEveryRow()));
+        Scrape after = scrape();
+        double bobs = delta(between, after, TOTAL, "component", "value");
+        assertTrue(bobs >= Workload.ROWS * Workload.VALUE_BYTES * 0.95, "bob's scan copied: " + bobs);
+        assertAll(
+                () -> assertEquals(bobs, delta(between, after, BY_TABLE, "component", "value", "table", CARTS)),
+                () -> assertEquals(bobs, delta(between, after, BY_USER, "user", "bob")),
+                () -> assertEquals(
+                        0,
+                        delta(between, after, BY_TABLE, "component", "value", "table", ORDERS),
+                        "nothing of bob's call under alice's table"),
+                () -> assertEquals(
+                        0, delta(between, after, BY_USER, "user", "alice"), "nothing of bob's call under alice"),
+                () -> assertEquals(
+                        delta(before, between, TOTAL, "component", "value"),
+                        delta(before, between, BY_USER, "user", "alice")));
+    }
+
+    @Test
+    @Order(3)
+    void aCompactionCountsUnderItsTableAndTheCompactionUser() throws Exception {
+        Scrape before = scrape();
+        // a second file, then a major compaction rewrites both
+        load(ORDERS);
+        try (Admin a = admin.getAdmin()) {
+            a.majorCompact(TableName.valueOf(ORDERS));
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            Thread.sleep(500);
+            while (a.getCompactionState(TableName.valueOf(ORDERS))
+                            != org.apache.hadoop.hbase.client.CompactionState.NONE
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+        }
+        Scrape after = scrape();
+        double compaction = delta(before, after, BY_USER, "user", "(compaction)");
+        double ordersAll = after.sum(BY_TABLE, Scrape.label("table", ORDERS))
+                - before.sum(BY_TABLE, Scrape.label("table", ORDERS));
+        System.out.printf(
+                name()
+                        + " copy owners: compaction of %s: %.0f bytes under (compaction), %.0f under the table;%n%s%n%s%n",
+                ORDERS,
+                compaction,
+                ordersAll,
+                after.describe(BY_USER),
+                after.describe(BY_TABLE));
+        // the load's puts copy by design only: every copy of the table here is the compaction's
+        assertTrue(compaction > 0, "the major compaction copied keys of its cells: " + compaction);
+        assertEquals(compaction, ordersAll, "a compaction's copies are its table's");
+        assertEquals(0, delta(before, after, BY_USER, "user", "bob"));
+        assertEquals(0, delta(before, after, BY_USER, "user", "alice"));
+    }
+
+    private Scrape scrape() {
+        return Scrape.of(server.metricsUri());
+    }
+
+    private static double delta(Scrape before, Scrape after, String name, String... labels) {
+        return after.count(name, labels) - before.count(name, labels);
+    }
+
+    private Connection connectionAs(String name) throws Exception {
+        return ConnectionFactory.createConnection(
+                server.clientConfiguration(), User.create(UserGroupInformation.createRemoteUser(name)));
+    }
+
+    private void load(String name) throws IOException {
+        TableName table = TableName.valueOf(name);
+        try (Admin a = admin.getAdmin()) {
+            if (!a.tableExists(table)) {
+                a.createTable(TableDescriptorBuilder.newBuilder(table)
+                        .setColumnFamily(ColumnFamilyDescriptorBuilder.of(Workload.FAMILY))
+                        .build());
+            }
+            try (Table t = admin.getTable(table)) {
+                List<Put> puts = new ArrayList<>();
+                for (int i = 0; i < Workload.ROWS; i++) {
+                    puts.add(
+                            new Put(Workload.row(i)).addColumn(Workload.FAMILY, Workload.QUALIFIER, Workload.value(i)));
+                }
+                t.put(puts);
+            }
+            a.flush(table);
+        }
+    }
+
+    private static int scan(Connection connection, String name, Filter filter) throws IOException {
+        int rows = 0;
+        try (Table table = connection.getTable(TableName.valueOf(name));
+                ResultScanner scanner =
+                        table.getScanner(new Scan().setCaching(500).setFilter(filter))) {
+            for (Result result : scanner) {
+                assertEquals(Workload.VALUE_BYTES, result.getValue(Workload.FAMILY, Workload.QUALIFIER).length);
+                rows++;
+            }
+        }
+        return rows;
+    }
+
+    /** "." matches every value: NOT_EQUAL drops every row, and the comparator copies each value. */
+    private static SingleColumnValueFilter regexDroppingEveryRow() {
+        return new SingleColumnValueFilter(
+                Workload.FAMILY, Workload.QUALIFIER, CompareOperator.NOT_EQUAL, new RegexStringComparator("."));
+    }
+}

@@ -1,0 +1,71 @@
+package io.blockscope.agent.metrics;
+
+import io.blockscope.agent.bootstrap.Context;
+import io.blockscope.agent.bootstrap.Counters;
+import io.blockscope.agent.bootstrap.Interned;
+import io.blockscope.agent.profile.Component;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import java.util.List;
+
+/**
+ * Whose copies they are: copy bytes by table and component, and by user, as the context probes
+ * attributed them (see the bootstrap's {@code Context}). Only label values with bytes are shown;
+ * their number is bounded by the {@code tables} and {@code users} caps (plus {@code (none)}, the
+ * fixed users and {@code other}).
+ */
+final class CopyOwners {
+
+    private CopyOwners() {}
+
+    static void collect(List<MetricSnapshot> out) {
+        Interned tables = Context.tables();
+        Interned users = Context.users();
+        long[] byTable = new long[tables.width() * Counters.MAX_COMPONENTS];
+        long[] byUser = new long[users.width()];
+        Context.copyBytes(byTable, byUser);
+
+        CounterSnapshot.Builder tableBytes = CounterSnapshot.builder()
+                .name("blockscope_copy_to_heap_bytes_by_table")
+                .help("Bytes copies moved onto the heap, by the table (namespace:table) whose work made them.");
+        for (int t = 0; t < tables.width(); t++) {
+            String table = tableLabel(tables, t);
+            for (Component c : Component.values()) {
+                long bytes = byTable[t * Counters.MAX_COMPONENTS + c.ordinal()];
+                if (bytes != 0 && table != null) {
+                    tableBytes.dataPoint(point(bytes, "component", c.label(), "table", table));
+                }
+            }
+        }
+        out.add(tableBytes.build());
+
+        CounterSnapshot.Builder userBytes = CounterSnapshot.builder()
+                .name("blockscope_copy_to_heap_bytes_by_user")
+                .help("Bytes copies moved onto the heap, by the RPC user whose call made them.");
+        for (int u = 0; u < users.width(); u++) {
+            Object user = users.key(u);
+            if (byUser[u] != 0 && user != null) {
+                userBytes.dataPoint(point(byUser[u], "user", user.toString()));
+            }
+        }
+        out.add(userBytes.build());
+    }
+
+    /** {@code namespace:table}, the default namespace spelled out; the fixed labels as they are. */
+    static String tableLabel(Interned tables, int id) {
+        Object key = tables.key(id);
+        if (key == null || tables.isLabel(id)) {
+            return key == null ? null : key.toString();
+        }
+        String name = key.toString();
+        return name.indexOf(':') >= 0 ? name : "default:" + name;
+    }
+
+    private static CounterSnapshot.CounterDataPointSnapshot point(double value, String... labels) {
+        return CounterSnapshot.CounterDataPointSnapshot.builder()
+                .value(value)
+                .labels(Labels.of(labels))
+                .build();
+    }
+}

@@ -14,8 +14,13 @@ version="${BLOCKSCOPE_THANOS_VERSION:-v0.42.5}"
 toolchain="${BLOCKSCOPE_THANOS_GOTOOLCHAIN:-go1.27.3}"
 cache="${BLOCKSCOPE_THANOS_CACHE:-$HOME/.cache/blockscope}"
 dir="$cache/thanos-$version"
+# Thanos' own release build (.promu.yml) uses the slicelabels tag: its StoreAPI code casts Prometheus'
+# labels.Labels to its own label slice with unsafe. Without the tag (Prometheus 3's default is
+# stringlabels) a sidecar panics on its first gRPC answer (makeslice: len out of range). The stamp keeps
+# a binary built otherwise from being reused.
+tags=slicelabels
 
-if [ ! -x "$dir/thanos" ]; then
+if [ ! -x "$dir/thanos" ] || [ "$(cat "$dir/build-tags" 2>/dev/null)" != "$tags" ]; then
   go_cmd="$(command -v go || true)"
   [ -n "$go_cmd" ] || { [ -x /usr/local/go/bin/go ] && go_cmd=/usr/local/go/bin/go; }
   [ -n "$go_cmd" ] || { echo "no Go toolchain found (go on PATH or /usr/local/go/bin/go): Thanos is built from source" >&2; exit 1; }
@@ -39,13 +44,14 @@ if [ ! -x "$dir/thanos" ]; then
   } >go.mod
   printf '//go:build tools\n\npackage tools\n\nimport _ "github.com/thanos-io/thanos/cmd/thanos"\n' >tools.go
   "$go_cmd" mod tidy >&2
-  "$go_cmd" build -trimpath \
+  "$go_cmd" build -trimpath -tags "$tags" \
     -ldflags "-X github.com/prometheus/common/version.Version=${version#v} -X github.com/prometheus/common/version.Branch=$version" \
     -o "$tmp/thanos" github.com/thanos-io/thanos/cmd/thanos >&2
   "$tmp/thanos" --version 2>&1 | grep -q "version ${version#v}" \
     || { echo "the built thanos does not run or is not ${version#v}: $("$tmp/thanos" --version 2>&1 | head -1)" >&2; exit 1; }
   mkdir -p "$dir.new"
   mv "$tmp/thanos" "$dir.new/thanos"
+  echo "$tags" >"$dir.new/build-tags"
   rm -rf "$dir"
   mv "$dir.new" "$dir"
   echo "== built in $((SECONDS - start)) s: $("$dir/thanos" --version 2>&1 | head -1)" >&2

@@ -2,8 +2,11 @@
 {
   selectors(c):: {
     local cluster = if c.clusterLabel != '' then '%s="$cluster", ' % c.clusterLabel else '',
+    // The fleet view picks one or more clusters (All by default): behind a global querier such as
+    // Thanos Query it ranks the servers of every cluster at once.
+    local clusters = if c.clusterLabel != '' then '%s=~"$cluster", ' % c.clusterLabel else '',
     server: cluster + 'job="$job", instance="$instance"',
-    fleet: cluster + 'job=~"$job", instance=~"$instance"',
+    fleet: clusters + 'job=~"$job", instance=~"$instance"',
     by: c.by,
     linkVars: (if c.clusterLabel != '' then 'var-cluster=${__data.fields.%s}&' % c.clusterLabel else '')
               + 'var-job=${__data.fields.job}&var-instance=${__data.fields.instance}',
@@ -27,12 +30,12 @@
     },
   ] + (
     if c.clusterLabel != '' then [
-      self.queryVariable('cluster', 'Cluster', 'label_values(blockscope_exporter_build_info{%s}, %s)' % [c.selector, c.clusterLabel], false),
+      self.queryVariable('cluster', 'Cluster', 'label_values(blockscope_exporter_build_info{%s}, %s)' % [c.selector, c.clusterLabel], fleet),
     ] else []
   ) + [
-    local cluster = if c.clusterLabel != '' then '%s="$cluster", ' % c.clusterLabel else '';
+    local cluster = if c.clusterLabel != '' then '%s%s"$cluster", ' % [c.clusterLabel, if fleet then '=~' else '='] else '';
     self.queryVariable('job', 'Job', 'label_values(blockscope_exporter_build_info{%s%s}, job)' % [cluster, c.selector], fleet),
-    local cluster = if c.clusterLabel != '' then '%s="$cluster", ' % c.clusterLabel else '';
+    local cluster = if c.clusterLabel != '' then '%s%s"$cluster", ' % [c.clusterLabel, if fleet then '=~' else '='] else '';
     self.queryVariable('instance', 'Instance', 'label_values(blockscope_exporter_build_info{%sjob%s"$job"}, instance)' % [cluster, if fleet then '=~' else '='], fleet)
     + (if fleet then { allValue: '.*' } else {}),
   ],

@@ -53,9 +53,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 @Execution(ExecutionMode.CONCURRENT) // waits on alert windows and scrapes: overlaps the other classes
 class DashboardsEndToEndIT {
 
-    private static final String FILTER = "io.blockscope.dashboards.e2e.CopyingValueFilter";
-    private static final Pattern LISTENING = Pattern.compile("blockscope-example-server listening on (http://\\S+)");
-    private static final Pattern AGENT_METRICS = Pattern.compile("metrics at http://(127\\.0\\.0\\.1:\\d+)/metrics");
+    static final String FILTER = "io.blockscope.dashboards.e2e.CopyingValueFilter";
+    static final Pattern LISTENING = Pattern.compile("blockscope-example-server listening on (http://\\S+)");
+    static final Pattern AGENT_METRICS = Pattern.compile("metrics at http://(127\\.0\\.0\\.1:\\d+)/metrics");
     /** Scans through the copying filter: long enough for the 1 minute copy rate to pass 4 MiB/s. */
     private static final Duration LOAD = Duration.ofSeconds(25);
 
@@ -310,7 +310,7 @@ class DashboardsEndToEndIT {
         return sites.stream().map(s -> s.replaceAll("\\.[^.]+(:\\d+)?$", "")).toList();
     }
 
-    private static ChildProcess pe(
+    static ChildProcess pe(
             String java,
             String classPath,
             String url,
@@ -346,7 +346,7 @@ class DashboardsEndToEndIT {
         return ChildProcess.start(command, Map.of(), dir.resolve("pe-" + name + ".log"));
     }
 
-    private static Path requiredFile(String property, String what) {
+    static Path requiredFile(String property, String what) {
         String value = System.getProperty(property);
         if (value == null || value.isBlank()) {
             throw new IllegalStateException(

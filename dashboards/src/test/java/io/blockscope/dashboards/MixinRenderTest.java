@@ -18,7 +18,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The checked-in rules, dashboards and manifests are the mixin's render with its default _config, and a
+ * The checked-in rules, dashboards and manifests are the mixin's render for the compose demo (render.sh in
+ * place: its runbook URL, the default _config otherwise), a render without a runbook URL is refused, and a
  * render with another _config (job hbase-regionserver, a cluster label, other hosts) is sound: promtool
  * accepts its rules and the unit tests pass on relabelled input. DashboardsEndToEndIT runs that render's
  * dashboards against a real Prometheus.

@@ -27,6 +27,7 @@ GROUPS = [
     (SHADED + "com/fasterxml/jackson/databind/", "jackson-databind"),
     (SHADED + "com/fasterxml/jackson/annotation/", "jackson-annotations"),
     (SHADED + "org/slf4j/", "slf4j-api"),
+    (SHADED + "org/commonmark/", "commonmark-java (core, tables, heading anchors)"),
     ("io/blockscope/agent/", "blockscope agent (own code, profiles, nested bootstrap jar)"),
     ("META-INF/blockscope/", "blockscope agent (own code, profiles, nested bootstrap jar)"),
     ("profiles/", "blockscope agent (own code, profiles, nested bootstrap jar)"),

@@ -13,8 +13,11 @@
     clusterLabel: '',
 
     // --- Links in alerts ------------------------------------------------------------------------------
-    // Absolute URL of the runbook section of an alert; %s is the alert name in lower case.
-    runbookURLPattern: 'https://github.com/blockscope/blockscope/blob/main/docs/runbooks.md#%s',
+    // Absolute URL of the runbook section of an alert; %s is the alert name in lower case. Required:
+    // no address works everywhere, so the render refuses to run without one. Where your operators read
+    // docs/runbooks.md: a wiki page, an internal Git host, or any agent's endpoint, which serves them at
+    // /runbooks (e.g. 'http://rs1.example.com:9404/runbooks#%s').
+    runbookURLPattern: '',
     // Grafana base URL for the alerts' dashboard_url (no trailing slash).
     grafanaURL: 'http://localhost:3000',
 

@@ -11,6 +11,12 @@ assert unknown == [] : 'unknown _config field(s) %s; known: %s' % [std.join(', '
 local mixin = (import 'mixin.libsonnet') + { _config+:: override };
 // Runbook links must work from wherever an alert is read (Alertmanager, a pager), and name each alert's section.
 local runbook = mixin._config.runbookURLPattern;
+assert runbook != '' :
+       'runbookURLPattern is not set: every alert links its runbook section, and no address works everywhere. '
+       + 'Give where your operators read docs/runbooks.md, with %s for the alert name in lower case, e.g. '
+       + "--config-override '{runbookURLPattern: \"https://wiki.example.com/blockscope-runbooks#%s\"}', or an "
+       + "agent's endpoint, which serves the runbooks: '{runbookURLPattern: \"http://rs1.example.com:9404/runbooks#%s\"}' "
+       + '(docs/dashboards.md#runbook-links)';
 assert std.length(std.findSubstr('%s', runbook)) == 1 :
        'runbookURLPattern must contain %s exactly once (replaced by the alert name in lower case, e.g. '
        + 'https://wiki.example.com/runbooks#%s); got: ' + runbook;

@@ -26,9 +26,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 class AlertRulesTest {
 
     private static final Set<String> SEVERITIES = Set.of("critical", "warning", "info");
-    /** The default _config's runbookURLPattern: absolute, so the link works from any Prometheus. */
+    /** The checked-in files' runbookURLPattern: absolute, the compose example server's agent (render.sh). */
     private static final Pattern RUNBOOK =
-            Pattern.compile("^https://github\\.com/blockscope/blockscope/blob/main/docs/runbooks\\.md#([a-z0-9-]+)$");
+            Pattern.compile("^" + Pattern.quote(Mixin.CHECKED_IN_RUNBOOKS) + "([a-z0-9-]+)$");
     /** How each runbook section states the alert's severity and why. */
     private static final Pattern SEVERITY_LINE = Pattern.compile("\\*\\*Severity: (critical|warning|info)\\*\\*");
 

@@ -66,7 +66,14 @@ class DashboardsBundleIT {
 
         // The mixin in the bundle renders what the bundle ships.
         Path again = dir.resolve("again");
-        run(dir, "bash", root.resolve("render.sh").toString(), "--out", again.toString());
+        run(
+                dir,
+                "bash",
+                root.resolve("render.sh").toString(),
+                "--config-override",
+                Mixin.CHECKED_IN_CONFIG,
+                "--out",
+                again.toString());
         for (String file : Mixin.renderedFiles(again)) {
             assertEquals(
                     Files.readString(root.resolve(file)),

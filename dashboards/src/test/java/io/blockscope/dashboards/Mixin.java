@@ -23,17 +23,28 @@ final class Mixin {
 
     static final String CUSTOM_CONFIG = "{" + CUSTOM_FIELDS + "}";
 
+    /** Where the checked-in alerts link their runbooks: the compose example server's agent (render.sh). */
+    static final String CHECKED_IN_RUNBOOKS = "http://localhost:9404/runbooks#";
+    /** The override render.sh applies for the checked-in files: the render refuses to run without a runbook URL. */
+    static final String CHECKED_IN_CONFIG = "{runbookURLPattern: \"" + CHECKED_IN_RUNBOOKS + "%s\"}";
+
     static final String CUSTOM_JOB = "hbase-regionserver";
     static final String CUSTOM_CLUSTER = "eu1";
 
     private Mixin() {}
 
-    /** Renders with {@code configOverride} (a jsonnet object, or null for the defaults) into {@code out}. */
+    /**
+     * Renders with {@code configOverride} (a jsonnet object, or null for the checked-in files' settings) into
+     * {@code out}. An override without runbookURLPattern gets the checked-in files' one, since the render
+     * requires it; {@link #run} renders exactly what it is given.
+     */
     static Path render(String configOverride, Path out) {
-        Command.Result result = run(
-                configOverride == null
-                        ? List.of("--out", out.toString())
-                        : List.of("--config-override", configOverride, "--out", out.toString()));
+        String override = configOverride == null ? CHECKED_IN_CONFIG : configOverride;
+        if (!override.contains("runbookURLPattern")) {
+            override = "{runbookURLPattern: \"" + CHECKED_IN_RUNBOOKS + "%s\", "
+                    + override.strip().substring(1);
+        }
+        Command.Result result = run(List.of("--config-override", override, "--out", out.toString()));
         if (!result.ok()) {
             throw new IllegalStateException("dashboards/render.sh failed (" + result.exitCode() + "): "
                     + result.output() + "\nInstall jsonnet: apt-get install jsonnet (or pip install jsonnet)");
@@ -77,8 +88,6 @@ final class Mixin {
                         "http://localhost:3000/d/blockscope-offheap/offheap-read-path?var-job=blockscope&",
                         "https://grafana.example.com/d/blockscope-offheap/offheap-read-path?var-cluster="
                                 + CUSTOM_CLUSTER + "&var-job=" + CUSTOM_JOB + "&")
-                .replace(
-                        "https://github.com/blockscope/blockscope/blob/main/docs/runbooks.md#",
-                        "https://wiki.example.com/blockscope/runbooks#");
+                .replace(CHECKED_IN_RUNBOOKS, "https://wiki.example.com/blockscope/runbooks#");
     }
 }

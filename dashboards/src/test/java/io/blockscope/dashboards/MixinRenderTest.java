@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,7 +18,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The checked-in rules, dashboards and manifests are the mixin's render with its default _config, and a
+ * The checked-in rules, dashboards and manifests are the mixin's render for the compose demo (render.sh in
+ * place: its runbook URL, the default _config otherwise), a render without a runbook URL is refused, and a
  * render with another _config (job hbase-regionserver, a cluster label, other hosts) is sound: promtool
  * accepts its rules and the unit tests pass on relabelled input. DashboardsEndToEndIT runs that render's
  * dashboards against a real Prometheus.
@@ -183,9 +185,10 @@ class MixinRenderTest {
             }
         }
         assertEquals(List.of(), wrong, "runbook_url not taken from the override");
-        String defaultHost = "https://github.com/blockscope/";
+        String defaultHost = Mixin.CHECKED_IN_RUNBOOKS;
         assertTrue(
-                Files.readString(ModulePaths.alerts()).contains(defaultHost), "the default changed: update this test");
+                Files.readString(ModulePaths.alerts()).contains(defaultHost),
+                "the checked-in link changed: update this test");
         for (String file : Mixin.renderedFiles(out)) {
             assertFalse(Files.readString(out.resolve(file)).contains(defaultHost), file + " still links the default");
         }
@@ -205,6 +208,99 @@ class MixinRenderTest {
                 out.toString()));
         assertFalse(noName.ok());
         assertTrue(noName.output().contains("must contain %s exactly once"), noName.output());
+    }
+
+    @Test
+    void aRenderWithoutARunbookUrlIsRefusedSayingWhatToSet(@TempDir Path out) {
+        // No address works everywhere (a RegionServer's network often reaches no public site), so the render
+        // makes the operator choose one instead of shipping links that go nowhere.
+        for (List<String> args : List.of(
+                List.of("--out", out.toString()),
+                List.of("--config-override", "{job: 'hbase-regionserver', forShort: true}", "--out", out.toString()),
+                List.of("--config-override", "{runbookURLPattern: ''}", "--out", out.toString()))) {
+            Command.Result result = Mixin.run(args);
+            assertFalse(result.ok(), args + ": " + result.output());
+            assertTrue(result.output().contains("runbookURLPattern is not set"), result.output());
+            assertTrue(result.output().contains("--config-override '{runbookURLPattern: "), result.output());
+            assertTrue(result.output().contains(":9404/runbooks#%s"), "must name the agent's page: " + result.output());
+            assertFalse(Files.exists(out.resolve("alerts.yml")), "a refused render wrote files");
+        }
+    }
+
+    @Test
+    void everyRenderedLinkGoesToARealSectionOrPanel(@TempDir Path tmp) throws IOException {
+        // Both renders, both rule forms: each runbook_url ends in the anchor of its alert's section of
+        // docs/runbooks.md (the agent's /runbooks gives its headings the same anchors), and each dashboard_url
+        // opens a dashboard of the same render, with variables it has and a panel it has.
+        java.util.Set<String> anchors =
+                MarkdownAnchors.of(Files.readString(ModulePaths.docs().resolve("runbooks.md")));
+        Pattern dashboardUrl = Pattern.compile("^(https?://[^/?#]+)/d/([a-z0-9-]+)/[a-z0-9-]+\\?([^#]+)$");
+        List<String> problems = new ArrayList<>();
+        int checked = 0;
+        for (Object[] render : new Object[][] {
+            {defaultRender, Mixin.CHECKED_IN_RUNBOOKS, "http://localhost:3000"},
+            {customRender, "https://wiki.example.com/blockscope/runbooks#", "https://grafana.example.com"}
+        }) {
+            Path out = (Path) render[0];
+            String runbooks = (String) render[1];
+            java.util.Map<String, GrafanaDashboard> byUid = new java.util.HashMap<>();
+            GrafanaDashboard.all(out.resolve("grafana")).forEach(d -> byUid.put(d.uid(), d));
+            for (RuleFile.Rule alert : concat(
+                    RuleFile.read(out.resolve("alerts.yml")).alertRules(),
+                    operatorAlerts(out, tmp.resolve(out.getFileName() + "-groups.yml")))) {
+                checked++;
+                String where = out.getFileName() + "/" + alert.name() + ": ";
+                String runbook = alert.annotations().getOrDefault("runbook_url", "");
+                String anchor = runbook.startsWith(runbooks) ? runbook.substring(runbooks.length()) : null;
+                if (anchor == null || !anchors.contains(anchor)) {
+                    problems.add(where + "runbook_url names no section of docs/runbooks.md: " + runbook);
+                } else if (!anchor.equals(alert.name().toLowerCase(java.util.Locale.ROOT))) {
+                    problems.add(where + "runbook_url names another alert's section: " + runbook);
+                }
+                String link = alert.annotations().getOrDefault("dashboard_url", "");
+                java.util.regex.Matcher m = dashboardUrl.matcher(link);
+                if (!m.matches() || !m.group(1).equals(render[2])) {
+                    problems.add(where + "dashboard_url is not a link into " + render[2] + ": " + link);
+                    continue;
+                }
+                GrafanaDashboard dashboard = byUid.get(m.group(2));
+                if (dashboard == null) {
+                    problems.add(where + "no rendered dashboard has uid " + m.group(2));
+                    continue;
+                }
+                boolean panel = false;
+                for (String param : m.group(3).split("&")) {
+                    String name = param.substring(0, Math.max(0, param.indexOf('=')));
+                    String value = param.substring(param.indexOf('=') + 1);
+                    if (name.startsWith("var-") && dashboard.variable(name.substring(4)) == null) {
+                        problems.add(where + dashboard.fileName() + " has no variable " + name.substring(4));
+                    } else if (name.equals("viewPanel")) {
+                        panel = value.matches("\\d+") && dashboard.panel(Integer.parseInt(value)) != null;
+                    }
+                }
+                if (!panel) {
+                    problems.add(where + dashboard.fileName() + " has no panel for " + link);
+                }
+            }
+        }
+        assertEquals(List.of(), problems);
+        assertEquals(4 * RuleFile.alerts().alertRules().size(), checked, "alerts checked");
+    }
+
+    /** The alerts of a render's PrometheusRule, as a rule file. */
+    private static List<RuleFile.Rule> operatorAlerts(Path out, Path groups) throws IOException {
+        RuleFile.YAML.writeValue(
+                groups.toFile(),
+                RuleFile.YAML
+                        .createObjectNode()
+                        .set(
+                                "groups",
+                                RuleFile.YAML
+                                        .readTree(out.resolve("k8s/prometheusrule.yaml")
+                                                .toFile())
+                                        .path("spec")
+                                        .path("groups")));
+        return RuleFile.read(groups).alertRules();
     }
 
     private static List<RuleFile.Rule> concat(List<RuleFile.Rule> a, List<RuleFile.Rule> b) {

@@ -73,6 +73,17 @@ class AgentJarIT {
         assertTrue(names.stream().noneMatch(n -> n.startsWith("META-INF/native-image/")));
     }
 
+    @Test
+    void licencesOfLibrariesThatShareAFileNameAreBothKept() throws Exception {
+        try (JarFile jar = new JarFile(ChildJvm.agentJar().toFile())) {
+            String licence = new String(
+                    jar.getInputStream(jar.getEntry("META-INF/LICENSE.txt")).readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(licence.contains("QOS.ch"), "slf4j-api's licence: " + licence);
+            assertTrue(licence.contains("Atlassian"), "commonmark-java's licence: " + licence);
+            assertEquals(licence.indexOf("Atlassian"), licence.lastIndexOf("Atlassian"), "one copy: " + licence);
+        }
+    }
+
     /**
      * The production jar carries no benchmark hook: no probe switch, no diagnostics package, no
      * extension for ServiceLoader to find, and no pause in its bridge (read from the nested bootstrap

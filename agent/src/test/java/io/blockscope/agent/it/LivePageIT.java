@@ -104,6 +104,17 @@ class LivePageIT {
                 assertEquals("block", leak.group(2), "what leaked: " + leak.group(0));
                 assertTrue(Long.parseLong(leak.group(4).replace(",", "")) > 0, leak.group(0));
 
+                // The copy site is the application's: its row links the runbook's zero-copy calls, which the
+                // agent jar serves itself (docs/runbooks.md, packaged and relocated with the exporter).
+                Matcher link = Pattern.compile("<a href=\"([^\"]+)\">zero-copy calls \\(runbook\\)</a>")
+                        .matcher(dom);
+                assertTrue(link.find(), "a runbook link\n" + dom);
+                URI runbook = URI.create(page).resolve(link.group(1));
+                String runbooks = chromium.run("--dump-dom", runbook.toString());
+                assertTrue(
+                        runbooks.contains("<h2 id=\"" + runbook.getFragment() + "\">BlockscopeHotCopyPath</h2>"),
+                        runbook + " has no such section\n" + runbooks);
+
                 Path png = Path.of("target", "live-page.png").toAbsolutePath();
                 Files.deleteIfExists(png);
                 chromium.run("--window-size=1280,760", "--virtual-time-budget=3000", "--screenshot=" + png, page);

@@ -1,7 +1,7 @@
 package io.blockscope.exporter.endpoint;
 
 /**
- * The HTTP endpoint serving {@code /metrics}, {@code /-/healthy} and {@code /}: Jetty 12 on JDK
+ * The HTTP endpoint serving {@code /metrics}, {@code /-/healthy}, {@code /} and {@code /runbooks}: Jetty 12 on JDK
  * 17+, Netty on JDK 11-16 (Jetty 12 is built for 17). Both
  * answer every request the same way (status, headers, body); {@code EndpointTest} runs against both.
  */

@@ -14,7 +14,7 @@ import java.util.function.LongSupplier;
 
 /**
  * The live page of the agent's endpoint: {@code /} (the page), {@code /live} (its refreshing part)
- * and {@code /live.js} (its script). Transport neutral: an endpoint asks {@link #reply} for a path
+ * and {@code /live.js} (its script), and the runbooks it links to, {@code /runbooks}. Transport neutral: an endpoint asks {@link #reply} for a path
  * and writes what it gets, so the page sits behind the same TLS and auth as {@code /metrics}.
  *
  * <p>Rates and charts need a history, so the page samples the registry's {@code blockscope_*}
@@ -107,9 +107,12 @@ public final class LivePage {
         }
     }
 
+    /** The runbooks, as a page ({@link Runbooks}): where the page's and the alerts' runbook links go. */
+    public static final String RUNBOOKS = Runbooks.PATH;
+
     /** True for the paths this page serves. */
     public static boolean serves(String path) {
-        return PAGE.equals(path) || FRAGMENT.equals(path) || SCRIPT.equals(path);
+        return PAGE.equals(path) || FRAGMENT.equals(path) || SCRIPT.equals(path) || RUNBOOKS.equals(path);
     }
 
     /** The reply for {@code path}, or null when it is not one of the page's paths. Never throws. */
@@ -117,6 +120,9 @@ public final class LivePage {
         try {
             if (SCRIPT.equals(path)) {
                 return new Reply(200, "text/javascript; charset=utf-8", Script.BYTES);
+            }
+            if (RUNBOOKS.equals(path)) {
+                return Runbooks.reply(); // static text: no sampling
             }
             if (!PAGE.equals(path) && !FRAGMENT.equals(path)) {
                 return null;

@@ -17,9 +17,11 @@ final class PageRenderer {
     private static final DateTimeFormatter CLOCK =
             DateTimeFormatter.ofPattern("HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
     private static final int MAX_ROWS = 20;
-    /** Where the runbook shows the calls that read an offheap cell in place. */
-    static final String RUNBOOK_COPY =
-            "https://github.com/blockscope/blockscope/blob/main/docs/runbooks.md#blockscopehotcopypath";
+    /**
+     * Where the runbook shows the calls that read an offheap cell in place: this endpoint's own copy
+     * (relative, so it works behind any host name, TLS or proxy prefix the page was opened with).
+     */
+    static final String RUNBOOK_COPY = Runbooks.PATH.substring(1) + "#blockscopehotcopypath";
 
     private PageRenderer() {}
 

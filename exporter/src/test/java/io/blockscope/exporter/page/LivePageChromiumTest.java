@@ -83,6 +83,19 @@ class LivePageChromiumTest {
                     dom.contains(
                             "com.evil.&lt;img src=x onerror=\"document.body.setAttribute('data-pwned','1')\"&gt;.read:2"),
                     dom);
+
+            // A site without HBase advice links the runbook's zero-copy calls: this endpoint's own copy, in
+            // a section the browser finds.
+            Matcher link = Pattern.compile("<a href=\"([^\"]+)\">zero-copy calls \\(runbook\\)</a>")
+                    .matcher(dom);
+            assertTrue(link.find(), dom);
+            URI runbook = URI.create(page).resolve(link.group(1));
+            assertEquals(
+                    "http://127.0.0.1:" + exporter.port() + "/runbooks",
+                    runbook.toString().split("#")[0]);
+            String runbooks = HeadlessChromium.in(dir).run("--dump-dom", runbook.toString());
+            assertTrue(runbooks.contains("<h2 id=\"" + runbook.getFragment() + "\">"), runbooks);
+            assertTrue(runbooks.contains("async-profiler"), "the section's text\n" + runbooks);
         }
     }
 

@@ -70,7 +70,7 @@ class LivePageEndpointTest {
                 ExporterConfig.parse("127.0.0.1:0", Map.of("auth.user", "prometheus", "auth.password.hash", hash)),
                 kind())) {
             String base = "http://127.0.0.1:" + exporter.port();
-            for (String path : new String[] {"/", "/live", "/live.js"}) {
+            for (String path : new String[] {"/", "/live", "/live.js", "/runbooks"}) {
                 assertEquals(401, Http.get(URI.create(base + path)).statusCode(), path);
                 HttpResponse<byte[]> ok = Http.get(URI.create(base + path), "Authorization", auth);
                 assertEquals(200, ok.statusCode(), path);
@@ -95,6 +95,20 @@ class LivePageEndpointTest {
                     404,
                     Http.get(URI.create(base + "/live.css"), "Authorization", auth)
                             .statusCode());
+
+            // The page's runbook link, resolved against the page's own address, opens a section of the
+            // endpoint's runbooks: the one the alert about copies links to.
+            URI link = URI.create(base + "/").resolve(PageRenderer.RUNBOOK_COPY);
+            assertEquals(base + "/runbooks#blockscopehotcopypath", link.toString());
+            HttpResponse<byte[]> runbooks = Http.get(link, "Authorization", auth);
+            assertEquals(200, runbooks.statusCode());
+            assertTrue(
+                    runbooks.headers().firstValue("Content-Type").orElse("").startsWith("text/html"),
+                    runbooks.headers().toString());
+            assertTrue(
+                    new String(runbooks.body(), StandardCharsets.UTF_8)
+                            .contains("<h2 id=\"" + link.getFragment() + "\">BlockscopeHotCopyPath</h2>"),
+                    "no section #" + link.getFragment());
         }
     }
 }

@@ -4,6 +4,7 @@
     local cluster = if c.clusterLabel != '' then '%s="$cluster", ' % c.clusterLabel else '',
     server: cluster + 'job="$job", instance="$instance"',
     fleet: cluster + 'job=~"$job", instance=~"$instance"',
+    jobs: cluster + 'job=~"$job"',
     by: c.by,
     linkVars: (if c.clusterLabel != '' then 'var-cluster=${__data.fields.%s}&' % c.clusterLabel else '')
               + 'var-job=${__data.fields.job}&var-instance=${__data.fields.instance}',

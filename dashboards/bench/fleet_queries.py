@@ -10,7 +10,8 @@ top-k from the raw counters, as they would cost without the recording rules.
 With several endpoints (NAME=URL,NAME=URL: one Prometheus and a Thanos Query in front of the same
 series, say) the repeats alternate between them, so load from elsewhere on the machine hits both
 alike, and a last column says whether every endpoint answered the same: same series (ignoring the
-`cluster` and `replica` labels a querier adds) with the same values to 9 significant digits.
+`cluster` and `replica` labels a querier adds) with the same values to 9 significant digits. Exits 1
+(after the table) when one did not.
 
 usage: fleet_queries.py URL|NAME=URL[,NAME=URL...] DASHBOARD_JSON END_EPOCH_SECONDS MINUTES REPEATS [--json FILE]
 """
@@ -119,6 +120,7 @@ for name, expr, instant in rows:
     records.append({'query': name, 'kind': 'instant' if instant else 'range', 'series': series, 'same': same, 'runs': runs,
                     'ms': {n: {'p50': round(statistics.median(timings[n]), 1), 'p95': round(percentile(timings[n], 0.95), 1),
                                'max': round(max(timings[n]), 1)} for n, _ in arms}})
+differ = [r['query'] for r in records if r['same'] == 'NO']
 if json_out:
     cpu = next((line.split(':', 1)[1].strip() for line in open('/proc/cpuinfo') if line.startswith('model name')), '?')
     meta = {'date': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()), 'command': os.environ.get('FLEET_BENCH_COMMAND', ''),
@@ -128,3 +130,5 @@ if json_out:
     with open(json_out, 'w') as f:  # one line per query: small enough to keep under docs/results/
         f.write(json.dumps(meta)[:-1] + ', "queries": [\n')
         f.write(',\n'.join(json.dumps(r) for r in records) + '\n]}\n')
+if differ:
+    raise SystemExit('answers differ between %s: %s' % (' and '.join(n for n, _ in arms), '; '.join(differ)))

@@ -2,7 +2,8 @@
 # Fleet overview at scale: backfills a synthetic fleet of N instances into a local Prometheus
 # (Debian's package) and times every query of the Fleet overview dashboard against it.
 #   bash dashboards/bench/fleet-bench.sh [INSTANCES=1500] [MINUTES=10] [REPEATS=5]
-# Prints a Markdown table (docs/benchmarks.md quotes it). Uses loopback only; cleans up.
+# Prints a Markdown table. Uses loopback only; cleans up. fleet-bench-thanos.sh is the one docs/benchmarks.md
+# quotes: the same queries through Thanos Query in front of two clusters' HA pairs, beside one Prometheus.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 instances="${1:-1500}" minutes="${2:-10}" repeats="${3:-5}"

@@ -4,39 +4,60 @@
 Every instance exports the series the Fleet overview reads (recording-rule outputs, outstanding
 references, getBlock counters, read-path mode, build info, up) plus the raw copy counters the copy
 rules are computed from, so a query over the rules can be compared with the same query over raw series.
+The per-job rules the cluster trends read (job_component:..., job_tier_result:..., job_tier:...) are
+the sums of the per-instance series written here, labelled with CLUSTER: each cluster's Prometheus
+records its own, and one Prometheus holding two clusters' blocks keeps them apart by that label.
 
-usage: fleet_series.py INSTANCES MINUTES END_EPOCH_SECONDS > fleet.om
+usage: fleet_series.py INSTANCES MINUTES END_EPOCH_SECONDS [FIRST=0] [CLUSTER=a] > fleet.om
+FIRST numbers the first host, so two runs can write two clusters' disjoint halves of one fleet.
 """
+import collections
 import random
 import sys
 
 instances, minutes, end = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+first = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+cluster = sys.argv[5] if len(sys.argv) > 5 else 'a'
 step = 15
 times = list(range(end - minutes * 60, end + 1, step))
-rnd = random.Random(7)
-hosts = ['host%04d:9404' % i for i in range(instances)]
+rnd = random.Random(7 + first)
+hosts = ['host%04d:9404' % i for i in range(first, first + instances)]
 out = sys.stdout.write
 
 
-def gauge(name, labels_of, value_of):
+# per-job sums: {(rule name, labels): {t: value}}
+sums = collections.defaultdict(lambda: collections.defaultdict(float))
+
+
+def gauge(name, labels_of, value_of, job_rule=None):
     out('# TYPE %s gauge\n' % name)
     for h in hosts:
         for labels in labels_of(h):
             base = value_of(h)
             lbl = ','.join(['job="blockscope"', 'instance="%s"' % h] + ['%s="%s"' % kv for kv in labels])
+            acc = sums[(job_rule, labels)] if job_rule else None
             for t in times:
-                out('%s{%s} %.6g %d\n' % (name, lbl, base * (0.9 + 0.2 * rnd.random()), t))
+                v = '%.6g' % (base * (0.9 + 0.2 * rnd.random()))
+                out('%s{%s} %s %d\n' % (name, lbl, v, t))
+                if acc is not None:
+                    acc[t] += float(v)
 
 
-def counter(family, labels_of, rate_of):
+def counter(family, labels_of, rate_of, job_rule=None):
+    """job_rule: also sum rate(...[1m]) per job, as the increase over the 60 s before each sample."""
     out('# TYPE %s counter\n' % family)
     for h in hosts:
         for labels in labels_of(h):
             rate, v = rate_of(h), 0.0
             lbl = ','.join(['job="blockscope"', 'instance="%s"' % h] + ['%s="%s"' % kv for kv in labels])
+            acc = sums[(job_rule, labels)] if job_rule else None
+            seen = []
             for t in times:
                 v += rate * step * (0.5 + rnd.random())
                 out('%s_total{%s} %.0f %d\n' % (family, lbl, v, t))
+                seen.append(round(v))
+                if acc is not None and len(seen) > 60 // step:
+                    acc[t] += (seen[-1] - seen[-1 - 60 // step]) / 60.0
 
 
 one = lambda h: [()]
@@ -46,12 +67,22 @@ gauge('up', one, lambda h: 1)
 gauge('blockscope_exporter_build_info', lambda h: [(('version', '0.1.0'), ('jdk', '17'))], lambda h: 1)
 gauge('blockscope_read_path_mode', lambda h: [(('mode', 'zero-copy'),)], lambda h: 1)
 gauge('instance:blockscope_copy_to_heap_bytes:rate1m', one, lambda h: copy_rate[h])
-gauge('instance_component:blockscope_copy_to_heap_bytes:rate1m', lambda h: [(('component', c),) for c in components], lambda h: copy_rate[h] / 6)
+gauge('instance_component:blockscope_copy_to_heap_bytes:rate1m', lambda h: [(('component', c),) for c in components], lambda h: copy_rate[h] / 6,
+      'job_component:blockscope_copy_to_heap_bytes:rate1m')
 gauge('instance:blockscope_gc_pause_seconds:p99_rate5m', one, lambda h: rnd.choice([0.005, 0.02, 0.05, 0.3]))
 gauge('instance:blockscope_gc_pause_time:ratio_rate5m', one, lambda h: rnd.choice([0.001, 0.01, 0.08]))
-gauge('blockscope_block_refs_outstanding', lambda h: [(('tier', 'l1'),), (('tier', 'l2'),)], lambda h: rnd.randint(0, 200))
-counter('blockscope_block_cache_gets', lambda h: [(('tier', t), ('result', r)) for t in ('l1', 'l2') for r in ('hit', 'miss')], lambda h: 1000)
-counter('blockscope_block_leaks', lambda h: [(('site', 'com.acme.Reader.read:17'), ('reason', 'gc'))] if hash(h) % 10 == 0 else [], lambda h: 0.01)
+gauge('blockscope_block_refs_outstanding', lambda h: [(('tier', 'l1'),), (('tier', 'l2'),)], lambda h: rnd.randint(0, 200),
+      'job_tier:blockscope_block_refs_outstanding:sum')
+counter('blockscope_block_cache_gets', lambda h: [(('tier', t), ('result', r)) for t in ('l1', 'l2') for r in ('hit', 'miss')], lambda h: 1000,
+        'job_tier_result:blockscope_block_cache_gets:rate1m')
+counter('blockscope_block_leaks', lambda h: [(('site', 'com.acme.Reader.read:17'), ('reason', 'gc'))] if int(h[4:-5]) % 10 == 0 else [], lambda h: 0.01)
 counter('blockscope_copy_to_heap_bytes', lambda h: [(('component', c),) for c in components], lambda h: copy_rate[h] / 6)
 counter('blockscope_copy_site_bytes', lambda h: [(('site', 'com.acme.Site%02d.call:1' % s),) for s in range(20)] + [(('site', 'other'),)], lambda h: copy_rate[h] / 21)
+for rule in sorted({r for r, _ in sums}):
+    out('# TYPE %s gauge\n' % rule)
+    for (r, labels), points in sorted(sums.items()):
+        if r == rule:
+            lbl = ','.join(['cluster="%s"' % cluster, 'job="blockscope"'] + ['%s="%s"' % kv for kv in labels])
+            for t in sorted(points):
+                out('%s{%s} %.9g %d\n' % (rule, lbl, points[t], t))
 out('# EOF\n')

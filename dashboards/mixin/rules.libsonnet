@@ -5,6 +5,8 @@
 {
   prometheusRules+:: {
     local c = $._config,
+    // The labels of one job's servers together: a server's labels but instance.
+    local jobBy = std.join(', ', std.filter(function(l) l != 'instance', c.instanceLabels)),
     groups+: [
       {
         name: 'blockscope-recording',
@@ -23,6 +25,20 @@
             // Sampled copy bytes/s per acquiring call site: names the site in BlockscopeHotCopyPath.
             record: 'instance_site:blockscope_copy_site_bytes:rate1m',
             expr: 'sum by (%(by)s, site) (rate(blockscope_copy_site_bytes_total{%(selector)s}[1m]))' % c,
+          },
+          // Per-job totals the fleet dashboard's cluster trends read: summing 15,000 servers' series on every
+          // refresh takes seconds (docs/benchmarks.md, "Fleet dashboard"); these are one series per job.
+          {
+            record: 'job_component:blockscope_copy_to_heap_bytes:rate1m',
+            expr: 'sum by (%(jobBy)s, component) (instance_component:blockscope_copy_to_heap_bytes:rate1m{%(recordedSelector)s})' % (c { jobBy: jobBy }),
+          },
+          {
+            record: 'job_tier_result:blockscope_block_cache_gets:rate1m',
+            expr: 'sum by (%(jobBy)s, tier, result) (rate(blockscope_block_cache_gets_total{%(selector)s}[1m]))' % (c { jobBy: jobBy }),
+          },
+          {
+            record: 'job_tier:blockscope_block_refs_outstanding:sum',
+            expr: 'sum by (%(jobBy)s, tier) (blockscope_block_refs_outstanding{%(selector)s})' % (c { jobBy: jobBy }),
           },
           {
             // 99th percentile stop-the-world pause per instance; NaN when it paused not once in 5 min.

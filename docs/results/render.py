@@ -456,7 +456,37 @@ def verdict_table(raws):
     return lines
 
 
-RENDERERS = {"pe-table": pe_table, "overhead": overhead_table, "deploys": deploys_table, "longrun": longrun_table,
+def fleet_table(raws):
+    """fleet-bench-thanos.sh: every Fleet overview query's p50/p95 per arm, one column pair per fleet size."""
+    lines = []
+    for name, raw in raws:
+        lines.append(f"Raw: `{name}`, {raw['date'][:16].replace('T', ' ')} UTC, {raw['machine']}. "
+                     f"Command: `{raw['command']}`: {fmt(raw['instances'])} instances, {fmt(raw['series'])} series,"
+                     f" {raw['minutes']} min of 15 s samples, {raw['repeats']} runs of each dashboard query per arm (5 of the rows without rules).")
+        lines.append("")
+    arms = {"one-prometheus": "one Prometheus", "thanos": "Thanos Query"}
+    head = "| query | kind | series |"
+    rule = "|---|---|---:|"
+    for _, raw in raws:
+        engine = " (Thanos engine)" if "promql-engine=thanos" in raw["command"] else ""
+        for arm in raw["arms"]:
+            head += f" {arms.get(arm, arm)}{engine if arm == 'thanos' else ''}, {fmt(raw['instances'])}: p50 / p95 ms |"
+            rule += "---:|"
+    lines += [head + " same answer |", rule + "---|"]
+    queries = [q["query"] for q in raws[-1][1]["queries"]]
+    for query in queries:
+        found = [next((q for q in raw["queries"] if q["query"] == query), None) for _, raw in raws]
+        last = found[-1]
+        row = f"| {query} | {last['kind']} | {' / '.join(fmt(q['series']) for q in found if q)} |"
+        for q, (_, raw) in zip(found, raws):
+            for arm in raw["arms"]:
+                row += " n/a |" if q is None else f" {fmt(q['ms'][arm]['p50'], 1)} / {fmt(q['ms'][arm]['p95'], 1)} |"
+        row += f" {' / '.join(q['same'] for q in found if q)} |"
+        lines.append(row)
+    return lines
+
+
+RENDERERS = {"fleet": fleet_table, "pe-table": pe_table, "overhead": overhead_table, "deploys": deploys_table, "longrun": longrun_table,
              "deploys-verdict": verdict_table, "startup": startup_table,
              "jmh": jmh_table, "switch": switch_table, "switch-pooled": pooled_switch_table}
 

@@ -7,6 +7,7 @@
     local clusters = if c.clusterLabel != '' then '%s=~"$cluster", ' % c.clusterLabel else '',
     server: cluster + 'job="$job", instance="$instance"',
     fleet: clusters + 'job=~"$job", instance=~"$instance"',
+    jobs: clusters + 'job=~"$job"',
     by: c.by,
     linkVars: (if c.clusterLabel != '' then 'var-cluster=${__data.fields.%s}&' % c.clusterLabel else '')
               + 'var-job=${__data.fields.job}&var-instance=${__data.fields.instance}',

@@ -10,14 +10,20 @@ A rendered table sits between two comments, and the first names its raw files an
     python3 docs/results/render.py            # rewrite every rendered table in docs/*.md
     python3 docs/results/render.py --check    # exit 1, naming each table that differs from its file
 
+A raw file is read as JSON, or as gzip-compressed JSON when its name ends in .gz (FILE.json.gz): big
+raw files are committed compressed (`gzip -9n FILE.json`) and cited under that name.
+
 --check also requires
 - every table of docs/benchmarks.md to be either rendered or in a section that says why it is not
   (a `<!-- no raw file: REASON -->` line between the section's heading and the table): a figure
   without its raw output must say so;
 - every file in docs/results/ but the scripts (*.py) to be named by a page of docs/: raw files
-  that no figure comes from do not stay.
+  that no figure comes from do not stay;
+- docs/ to hold under 3,000,000 bytes (the project's limit for its user pages): compress the big
+  raw files rather than let the folder grow.
 """
 import argparse
+import gzip
 import json
 import pathlib
 import random
@@ -27,6 +33,14 @@ import sys
 BEGIN = re.compile(r"^<!-- rendered from (?P<files>.+?) by docs/results/render\.py \((?P<kind>[\w-]+)\) -->$")
 END = "<!-- end rendered -->"
 NO_RAW_FILE = re.compile(r"^<!-- no raw file: .+ -->$")
+DOCS_LIMIT_BYTES = 3_000_000
+
+
+def read_raw(path):
+    """A raw file's JSON; FILE.json.gz is read through gzip, so a compressed file renders as its .json did."""
+    opener = gzip.open if path.name.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        return json.load(f)
 
 
 def fmt(value, digits=0):
@@ -81,7 +95,7 @@ BUILDS = {"cap": "agent build",
 def overhead_label(raw, name=""):
     """The workload and how it was measured, from the raw file's command. An RPC client's command
     does not name the server's agent jar or options; there the raw file's name does
-    (agent-switch-...[-leakN][-rateN]-...-BUILD-N-DATE.json)."""
+    (agent-switch-...[-leakN][-rateN]-...-BUILD-N-DATE.json[.gz])."""
     workload = re.search(r"--workload (\S+)", raw["command"]).group(1)
     # a RegionServer measured by run-regionserver.sh cost: its options, like the RPC server's, are in
     # the raw file's name
@@ -112,7 +126,7 @@ def overhead_label(raw, name=""):
             workload += f", leak.rate={rate.group(1)}"
         variant = re.search(r"-javaagent:\S*/agent-(" + "|".join(BUILDS) + r")\.jar", command)
         if not variant and remote:
-            variant = re.search(r"-(" + "|".join(BUILDS) + r")-\d+-[\d-]+\.json$", name)
+            variant = re.search(r"-(" + "|".join(BUILDS) + r")-\d+-[\d-]+\.json(\.gz)?$", name)
         if variant:
             workload += ", " + BUILDS[variant.group(1)]
     return workload
@@ -514,7 +528,7 @@ def render_doc(text, docs):
             path = docs / f
             if not path.is_file():
                 raise ValueError(f"{f}: no such raw file under {docs}")
-            raws.append((f, json.loads(path.read_text())))
+            raws.append((f, read_raw(path)))
         out.append("")
         out += RENDERERS[kind](raws)
         out.append("")
@@ -548,10 +562,17 @@ def unexplained_tables(text):
 
 
 def uncited_results(docs, texts):
-    """Files of docs/results/ (other than its scripts) that no page of docs/ names."""
+    """Files of docs/results/ (other than its scripts) that no page of docs/ names: by their whole name,
+    so a citation of FILE.json.gz does not count for a FILE.json left beside it."""
     cited = "\n".join(texts)
     return sorted(f.name for f in (docs / "results").iterdir()
-                  if f.is_file() and f.suffix != ".py" and f"results/{f.name}" not in cited)
+                  if f.is_file() and f.suffix != ".py"
+                  and not re.search(r"results/" + re.escape(f.name) + r"(?![\w-]|\.\w)", cited))
+
+
+def docs_bytes(docs):
+    """The bytes of every file under docs/ (Python's bytecode caches aside)."""
+    return sum(f.stat().st_size for f in docs.rglob("*") if f.is_file() and "__pycache__" not in f.parts)
 
 
 def main():
@@ -585,6 +606,10 @@ def main():
     if args.check:
         for name in uncited_results(docs, texts):
             problems.append(f"results/{name}: no page of docs/ cites it; delete it or cite the figure it holds")
+        size = docs_bytes(docs)
+        if size >= DOCS_LIMIT_BYTES:
+            problems.append(f"docs/ holds {size:,} bytes; it must stay under {DOCS_LIMIT_BYTES:,}: commit big raw"
+                            f" files gzip-compressed (gzip -9n results/FILE.json, cited as results/FILE.json.gz)")
     for p in problems:
         print(p, file=sys.stderr)
     return 1 if problems else 0

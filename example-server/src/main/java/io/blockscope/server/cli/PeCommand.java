@@ -310,7 +310,7 @@ final class PeCommand implements Callable<Integer> {
     @Option(
             names = "--charts-from",
             paramLabel = "FILE.json",
-            description = "Only redraw the --charts of a finished deploy comparison from its JSON.")
+            description = "Only redraw the --charts of a finished deploy comparison from its JSON (or FILE.json.gz).")
     Path chartsFrom;
 
     @Mixin

@@ -156,10 +156,18 @@ public final class DeployComparison {
         return DeployCharts.write(DeployRun.read(json), directory, chartPrefix(json));
     }
 
-    /** The charts are named after the JSON file: {@code deploys-2026-11-25.json} gives {@code deploys-2026-11-25-*.png}. */
+    /**
+     * The charts are named after the JSON file: {@code deploys-2026-11-25.json} (or {@code .json.gz}) gives
+     * {@code deploys-2026-11-25-*.png}.
+     */
     static String chartPrefix(Path json) {
         String name = json.getFileName().toString();
-        return name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
+        for (String suffix : new String[] {".json.gz", ".json"}) {
+            if (name.endsWith(suffix)) {
+                return name.substring(0, name.length() - suffix.length());
+            }
+        }
+        return name;
     }
 
     private long leaks;

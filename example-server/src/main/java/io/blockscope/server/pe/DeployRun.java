@@ -5,10 +5,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.blockscope.server.jvm.LiveMemory;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.GZIPInputStream;
 
 /**
  * The raw results of a deploy comparison: what its JSON file holds, written once by the run and
@@ -132,11 +134,16 @@ record DeployRun(
         mapper().writeValue(file.toFile(), this);
     }
 
-    /** @throws IOException naming the file when it is not a deploy comparison's JSON */
+    /**
+     * Reads FILE.json, or FILE.json.gz through gzip (docs/results/ commits big raw files compressed).
+     *
+     * @throws IOException naming the file when it is not a deploy comparison's JSON
+     */
     static DeployRun read(Path file) throws IOException {
         DeployRun run;
-        try {
-            run = mapper().readValue(file.toFile(), DeployRun.class);
+        try (InputStream raw = Files.newInputStream(file);
+                InputStream in = file.getFileName().toString().endsWith(".gz") ? new GZIPInputStream(raw) : raw) {
+            run = mapper().readValue(in, DeployRun.class);
         } catch (IOException e) {
             throw new IOException(
                     file + " is not the JSON of a deploy comparison (pe --loadings ... --json): " + e.getMessage(), e);

@@ -11,12 +11,14 @@ import io.blockscope.server.pe.DeployRun.Figures;
 import io.blockscope.server.pe.DeployRun.LoadingResult;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.GZIPOutputStream;
 import javax.imageio.ImageIO;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.plot.CombinedRangeXYPlot;
@@ -118,6 +120,20 @@ class DeployChartsTest {
                 "\"loadAverageAtEnd\"")) {
             assertTrue(text.contains(field), "the JSON lacks " + field);
         }
+    }
+
+    @Test
+    void aGzipCompressedJsonReadsBackAndNamesItsCharts() throws Exception {
+        Path json = dir.resolve("deploys-2026-11-26.json");
+        run().write(json);
+        Path gz = dir.resolve("deploys-2026-11-26.json.gz");
+        try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
+            Files.copy(json, out);
+        }
+        Files.delete(json);
+        assertEquals(run().deploys(), DeployRun.read(gz).deploys());
+        assertEquals("deploys-2026-11-26", DeployComparison.chartPrefix(gz));
+        assertEquals("deploys-2026-11-26", DeployComparison.chartPrefix(json));
     }
 
     @Test

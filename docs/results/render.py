@@ -14,7 +14,7 @@ A raw file is read as JSON, or as gzip-compressed JSON when its name ends in .gz
 raw files are committed compressed (`gzip -9n FILE.json`) and cited under that name.
 
 --check also requires
-- every table of docs/benchmarks.md to be either rendered or in a section that says why it is not
+- every table of docs/benchmarks*.md to be either rendered or in a section that says why it is not
   (a `<!-- no raw file: REASON -->` line between the section's heading and the table): a figure
   without its raw output must say so;
 - every file in docs/results/ but the scripts (*.py) to be named by a page of docs/: raw files
@@ -538,7 +538,7 @@ def render_doc(text, docs):
 
 
 def unexplained_tables(text):
-    """Tables of benchmarks.md that are neither rendered nor in a section that says it has no raw file."""
+    """Tables of a benchmarks*.md page that are neither rendered nor in a section that says it has no raw file."""
     found = []
     rendered = no_raw_file = in_table = in_code = False
     for n, line in enumerate(text.split("\n"), 1):
@@ -599,9 +599,9 @@ def main():
             else:
                 doc.write_text(rendered)
                 print(f"re-rendered {doc.name}")
-        if doc.name == "benchmarks.md" and args.check:
+        if doc.name.startswith("benchmarks") and args.check:
             for n in unexplained_tables(text):
-                problems.append(f"benchmarks.md:{n}: a table with neither its raw file (a rendered block) nor a"
+                problems.append(f"{doc.name}:{n}: a table with neither its raw file (a rendered block) nor a"
                                 f" '<!-- no raw file: REASON -->' line in its section")
     if args.check:
         for name in uncited_results(docs, texts):

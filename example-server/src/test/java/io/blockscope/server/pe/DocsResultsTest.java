@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The docs' benchmark tables against their committed raw outputs (docs/results/render.py --check):
- * every rendered table equals what its raw file renders to, every other table of benchmarks.md says
- * why it has no raw file, every raw file is cited by a page, and docs/ stays under 3,000,000 bytes (big raw
+ * every rendered table equals what its raw file renders to, every other table of a benchmarks*.md page
+ * says why it has no raw file, every raw file is cited by a page, and docs/ stays under 3,000,000 bytes (big raw
  * files are committed as gzip-compressed FILE.json.gz, which render.py reads like FILE.json).
  */
 class DocsResultsTest {
@@ -67,6 +67,17 @@ class DocsResultsTest {
         Files.writeString(doc, stripped);
         Result r = check(docs);
         assertEquals(1, r.exit(), r.output());
+        assertTrue(r.output().contains("a table with neither its raw file"), r.output());
+    }
+
+    @Test
+    void aTableWithoutRawFileOnAnotherBenchmarksPageFailsTheCheck() throws Exception {
+        Path docs = copyOfDocs();
+        Path doc = docs.resolve("benchmarks-deploys.md");
+        Files.writeString(doc, Files.readString(doc) + "\n## More\n\n| a | b |\n|---|---|\n| 1 | 2 |\n");
+        Result r = check(docs);
+        assertEquals(1, r.exit(), r.output());
+        assertTrue(r.output().contains("benchmarks-deploys.md:"), r.output());
         assertTrue(r.output().contains("a table with neither its raw file"), r.output());
     }
 

@@ -38,6 +38,22 @@ final class Format {
         return String.format(Locale.ROOT, "%.2f s", seconds);
     }
 
+    /** A share (0..1) as a percentage; "n/a" when unknown. */
+    static String percent(double share) {
+        if (Double.isNaN(share) || Double.isInfinite(share)) {
+            return "n/a";
+        }
+        if (share > 0 && share < 0.001) {
+            return "<0.1%";
+        }
+        return String.format(Locale.ROOT, "%.1f%%", share * 100);
+    }
+
+    /** A small rate such as collections a minute: one decimal, "n/a" when unknown. */
+    static String decimal(double value) {
+        return Double.isNaN(value) || Double.isInfinite(value) ? "n/a" : String.format(Locale.ROOT, "%,.1f", value);
+    }
+
     /** A coarse duration: 45s, 3m 20s, 2h 5m. */
     static String duration(long millis) {
         long s = Math.max(0, millis) / 1000;

@@ -14,7 +14,8 @@ import java.util.function.LongSupplier;
 
 /**
  * The live page of the agent's endpoint: {@code /} (the page), {@code /live} (its refreshing part)
- * and {@code /live.js} (its script), and the runbooks it links to, {@code /runbooks}. Transport neutral: an endpoint asks {@link #reply} for a path
+ * and {@code /live.js} (its script), and the runbooks and HBase findings it links to, {@code /runbooks},
+ * {@code /findings} and {@code /findings-security}. Transport neutral: an endpoint asks {@link #reply} for a path
  * and writes what it gets, so the page sits behind the same TLS and auth as {@code /metrics}.
  *
  * <p>Rates and charts need a history, so the page samples the registry's {@code blockscope_*}
@@ -109,10 +110,18 @@ public final class LivePage {
 
     /** The runbooks, as a page ({@link Runbooks}): where the page's and the alerts' runbook links go. */
     public static final String RUNBOOKS = Runbooks.PATH;
+    /** HBase's own copies, confirmed on real RegionServers ({@link Findings}): where a site's finding link goes. */
+    public static final String FINDINGS = Findings.PATH;
+
+    public static final String FINDINGS_SECURITY = Findings.SECURITY_PATH;
 
     /** True for the paths this page serves. */
     public static boolean serves(String path) {
-        return PAGE.equals(path) || FRAGMENT.equals(path) || SCRIPT.equals(path) || RUNBOOKS.equals(path);
+        return PAGE.equals(path)
+                || FRAGMENT.equals(path)
+                || SCRIPT.equals(path)
+                || RUNBOOKS.equals(path)
+                || Findings.serves(path);
     }
 
     /** The reply for {@code path}, or null when it is not one of the page's paths. Never throws. */
@@ -123,6 +132,9 @@ public final class LivePage {
             }
             if (RUNBOOKS.equals(path)) {
                 return Runbooks.reply(); // static text: no sampling
+            }
+            if (Findings.serves(path)) {
+                return Findings.reply(path); // static text too
             }
             if (!PAGE.equals(path) && !FRAGMENT.equals(path)) {
                 return null;

@@ -17,6 +17,8 @@ final class PageRenderer {
     private static final DateTimeFormatter CLOCK =
             DateTimeFormatter.ofPattern("HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
     private static final int MAX_ROWS = 20;
+    /** Tables and users shown: the top of each. */
+    private static final int OWNER_ROWS = 10;
     /**
      * Where the runbook shows the calls that read an offheap cell in place: this endpoint's own copy
      * (relative, so it works behind any host name, TLS or proxy prefix the page was opened with).
@@ -55,6 +57,8 @@ final class PageRenderer {
         verdict(view, html);
         html.append("<div class=\"grid\">");
         copySites(view, html);
+        price(view, html);
+        owners(view, html);
         leaks(view, html);
         references(view, html);
         gc(view, html);
@@ -115,7 +119,13 @@ final class PageRenderer {
             html.append(Format.count(view.getsPerSecond))
                     .append(" block cache gets/s, ")
                     .append(Format.bytes(view.copyBytesPerSecond))
-                    .append("/s copied onto the heap. ");
+                    .append("/s copied onto the heap");
+            if (view.copyBytesPerSecond > 0 && view.price.unavailable == null) {
+                html.append(" (")
+                        .append(Format.percent(view.price.copyShare))
+                        .append(" of this server's heap allocation)");
+            }
+            html.append(". ");
         } else {
             html.append("Measuring rates: the next refresh shows them. ");
         }
@@ -141,6 +151,7 @@ final class PageRenderer {
         }
         double top = sites.get(0).bytesPerSecond;
         html.append("<table id=\"copy-sites\"><tr><th>call site (sampled)</th><th>bytes/s</th><th></th>"
+                + "<th title=\"this site's copies over this server's heap allocation\">of heap alloc.</th>"
                 + "<th>use instead</th></tr>");
         for (int i = 0; i < Math.min(MAX_ROWS, sites.size()); i++) {
             ReadPathView.Site s = sites.get(i);
@@ -153,8 +164,10 @@ final class PageRenderer {
                     .append(rate)
                     .append("</td><td>")
                     .append(Charts.share(s.name + ": " + rate, s.bytesPerSecond / top))
-                    .append("</td><td class=\"advice\">")
-                    .append(advice(s))
+                    .append("</td>")
+                    .append(share(view.price, s.bytesPerSecond))
+                    .append("<td class=\"advice\">")
+                    .append(advice(view, s))
                     .append("</td></tr>");
         }
         html.append("</table></section>");
@@ -164,11 +177,136 @@ final class PageRenderer {
      * HBase's own copying feature at that site and its zero-copy alternative, as measured on a real
      * RegionServer; for any other class, where the runbook shows the calls that read in place.
      */
-    private static String advice(ReadPathView.Site s) {
+    private static String advice(ReadPathView view, ReadPathView.Site s) {
+        StringBuilder a = new StringBuilder();
         if (s.advice == null) {
-            return "<a href=\"" + RUNBOOK_COPY + "\">zero-copy calls (runbook)</a>";
+            a.append("<a href=\"" + RUNBOOK_COPY + "\">zero-copy calls (runbook)</a>");
+        } else {
+            a.append("<span class=\"feature\">")
+                    .append(Html.escape(s.advice.feature))
+                    .append("</span>: ")
+                    .append(Html.escape(s.advice.instead));
         }
-        return "<span class=\"feature\">" + Html.escape(s.advice.feature) + "</span>: " + Html.escape(s.advice.instead);
+        if (s.finding != null) {
+            a.append(" <a class=\"finding\" href=\"")
+                    .append(Html.escape(s.finding.href))
+                    .append("\">finding: ")
+                    .append(Html.escape(s.finding.title))
+                    .append("</a>");
+        }
+        if ((s.advice != null || s.finding != null) && !view.tableTotals.isEmpty()) {
+            // Sites are not attributed to tables or users (the agent exports no such series): name
+            // the server's top ones, and say so.
+            a.append("<div class=\"who muted\">copying most on this server (not per site): table <b>")
+                    .append(Html.escape(view.tableTotals.get(0).name))
+                    .append("</b>");
+            if (!view.users.isEmpty()) {
+                a.append(", user <b>")
+                        .append(Html.escape(view.users.get(0).name))
+                        .append("</b>");
+            }
+            a.append("</div>");
+        }
+        return a.toString();
+    }
+
+    /** A site's share of heap allocation, or n/a with why as the cell's title. */
+    private static String share(Price price, double bytesPerSecond) {
+        String title = price.unavailable == null
+                ? "stands for " + Format.decimal(price.youngPerMinute(bytesPerSecond)) + " young collections a minute"
+                : price.unavailable;
+        return "<td class=\"num share\" title=\"" + Html.escape(title) + "\">"
+                + Html.escape(Format.percent(price.share(bytesPerSecond))) + "</td>";
+    }
+
+    /** What the copies cost: their share of heap allocation and the young collections it stands for. */
+    private static void price(ReadPathView view, StringBuilder html) {
+        Price p = view.price;
+        html.append("<section id=\"price\"><h2>What copies cost the heap</h2><p>");
+        if (p.unavailable != null) {
+            html.append("Share of heap allocation: <b id=\"copy-share\">n/a</b> (")
+                    .append(Html.escape(p.unavailable))
+                    .append(").</p></section>");
+            return;
+        }
+        html.append("Copies, <b>")
+                .append(Format.bytes(view.copyBytesPerSecond))
+                .append("/s</b> of <b id=\"allocated\">")
+                .append(Format.bytes(p.allocatedBytesPerSecond))
+                .append("/s</b> allocated: <b id=\"copy-share\">")
+                .append(Html.escape(Format.percent(p.copyShare)))
+                .append("</b> of this server's heap allocation. ");
+        if (p.youngUnavailable == null) {
+            html.append("That stands for <b id=\"copy-young\">")
+                    .append(Format.decimal(p.youngPerMinute(view.copyBytesPerSecond)))
+                    .append("</b> of its <b id=\"young\">")
+                    .append(Format.decimal(p.youngPerMinute))
+                    .append("</b> young collections a minute (")
+                    .append(Html.escape(p.youngCollectors))
+                    .append(", over the last ")
+                    .append(Format.duration(view.historyMillis))
+                    .append(").");
+        } else {
+            html.append("Young collections it stands for: <b id=\"copy-young\">n/a</b> (")
+                    .append(Html.escape(p.youngUnavailable))
+                    .append(").");
+        }
+        html.append("</p><p class=\"muted\">Allocation is JFR's estimate (jdk.ObjectAllocationSample); the rate")
+                .append(" window is the page's. Each share assumes a copied byte costs the young generation what")
+                .append(" any allocated byte does.</p></section>");
+    }
+
+    /** Who copies: the top tables (per cell component) and users, exact counts, where the agent exports them. */
+    private static void owners(ReadPathView view, StringBuilder html) {
+        if (!view.hasOwners) {
+            return; // a profile without context probes (the example server): nothing to say
+        }
+        html.append("<section id=\"owners\"><h2>Who copies</h2>");
+        if (view.tables.isEmpty() && view.users.isEmpty()) {
+            html.append("<p class=\"muted\">")
+                    .append(
+                            view.hasRates
+                                    ? "No copies onto the heap in the last "
+                                            + Format.duration(Math.round(view.rateWindowSeconds * 1000)) + "."
+                                    : "Measuring.")
+                    .append("</p></section>");
+            return;
+        }
+        if (!view.tables.isEmpty()) {
+            html.append("<table id=\"copy-tables\"><tr><th>table</th><th>component</th><th>bytes/s</th>")
+                    .append("<th>of heap alloc.</th></tr>");
+            for (int i = 0; i < Math.min(OWNER_ROWS, view.tables.size()); i++) {
+                ReadPathView.Owner t = view.tables.get(i);
+                html.append("<tr class=\"table\"><td class=\"name\">")
+                        .append(Html.escape(t.name))
+                        .append("</td><td>")
+                        .append(Html.escape(t.component))
+                        .append("</td><td class=\"num rate\">")
+                        .append(Format.bytes(t.bytesPerSecond))
+                        .append("/s</td>")
+                        .append(share(view.price, t.bytesPerSecond))
+                        .append("</tr>");
+            }
+            html.append("</table>");
+        }
+        if (!view.users.isEmpty()) {
+            html.append("<table id=\"copy-users\"><tr><th>user</th><th>bytes/s</th><th>of heap alloc.</th></tr>");
+            for (int i = 0; i < Math.min(OWNER_ROWS, view.users.size()); i++) {
+                ReadPathView.Owner u = view.users.get(i);
+                html.append("<tr class=\"user\"><td class=\"name\">")
+                        .append(Html.escape(u.name))
+                        .append("</td><td class=\"num rate\">")
+                        .append(Format.bytes(u.bytesPerSecond))
+                        .append("/s</td>")
+                        .append(share(view.price, u.bytesPerSecond))
+                        .append("</tr>");
+            }
+            html.append("</table>");
+        }
+        html.append("<p class=\"muted\">Every copy counted, not sampled. <code>(none)</code>: outside any table")
+                .append(" or call; <code>(compaction)</code>, <code>(flush)</code>: the server's own work;")
+                .append(
+                        " <code>other</code>: past the agent's <code>tables</code>/<code>users</code> cap.</p></section>");
     }
 
     private static void leaks(ReadPathView view, StringBuilder html) {

@@ -33,11 +33,14 @@ final class ReadPathView {
         final double bytesPerSecond;
         /** What to use instead, for a site in HBase's own classes that was measured; null otherwise. */
         final CopyAdvice.Entry advice;
+        /** The confirmed HBase finding that names this site (docs/hbase-findings*.md); null otherwise. */
+        final Findings.Link finding;
 
         Site(String name, double bytesPerSecond) {
             this.name = name;
             this.bytesPerSecond = bytesPerSecond;
             this.advice = CopyAdvice.forSite(name);
+            this.finding = Findings.forSite(name);
         }
     }
 
@@ -58,6 +61,21 @@ final class ReadPathView {
             this.count = count;
             this.firstSeenMillis = firstSeenMillis;
             this.lastSeenMillis = lastSeenMillis;
+        }
+    }
+
+    /** A table (with the cell component copied) or a user, and its copy rate. */
+    static final class Owner {
+        final String name;
+        /** The cell component for a table row; null for a user or a table's total. */
+        final String component;
+
+        final double bytesPerSecond;
+
+        Owner(String name, String component, double bytesPerSecond) {
+            this.name = name;
+            this.component = component;
+            this.bytesPerSecond = bytesPerSecond;
         }
     }
 
@@ -96,6 +114,16 @@ final class ReadPathView {
     final double gcPausesInHistory;
     final long historyMillis;
     final String readPathMode;
+    /** True when the agent exports copies by table or user (HBase's profile); the page says nothing otherwise. */
+    final boolean hasOwners;
+    /** Copy rate per table and component over the rate window, highest first; only those with copies. */
+    final List<Owner> tables;
+    /** Copy rate per table (all components), highest first. */
+    final List<Owner> tableTotals;
+    /** Copy rate per RPC user over the rate window, highest first. */
+    final List<Owner> users;
+    /** What the copies cost the heap. */
+    final Price price;
 
     private ReadPathView(History history, long nowMillis) {
         this.nowMillis = nowMillis;
@@ -132,6 +160,50 @@ final class ReadPathView {
                 : new ArrayList<>(latest.sizeClasses.values());
         this.readPathMode = latest == null ? null : latest.readPathMode;
         this.verdict = verdict(latest);
+        this.hasOwners = latest != null && (!latest.copyTableBytes.isEmpty() || !latest.copyUserBytes.isEmpty());
+        this.tables = base == null ? Collections.<Owner>emptyList() : tables(base, latest);
+        this.tableTotals = totals(tables);
+        this.users = base == null ? Collections.<Owner>emptyList() : users(base, latest);
+        this.price = Price.of(samples, base, latest, copyBytesPerSecond);
+    }
+
+    private List<Owner> tables(Sample base, Sample latest) {
+        List<Owner> rows = new ArrayList<>();
+        for (Map.Entry<Sample.Owner, Double> e : latest.copyTableBytes.entrySet()) {
+            double perSecond = rate(base.copyTableBytes.getOrDefault(e.getKey(), 0.0), e.getValue());
+            if (perSecond > 0) {
+                rows.add(new Owner(e.getKey().table, e.getKey().component, perSecond));
+            }
+        }
+        return sorted(rows);
+    }
+
+    private static List<Owner> totals(List<Owner> tables) {
+        Map<String, Double> sums = new java.util.TreeMap<>();
+        for (Owner t : tables) {
+            sums.merge(t.name, t.bytesPerSecond, Double::sum);
+        }
+        List<Owner> rows = new ArrayList<>();
+        for (Map.Entry<String, Double> e : sums.entrySet()) {
+            rows.add(new Owner(e.getKey(), null, e.getValue()));
+        }
+        return sorted(rows);
+    }
+
+    private List<Owner> users(Sample base, Sample latest) {
+        List<Owner> rows = new ArrayList<>();
+        for (Map.Entry<String, Double> e : latest.copyUserBytes.entrySet()) {
+            double perSecond = rate(base.copyUserBytes.getOrDefault(e.getKey(), 0.0), e.getValue());
+            if (perSecond > 0) {
+                rows.add(new Owner(e.getKey(), null, perSecond));
+            }
+        }
+        return sorted(rows);
+    }
+
+    private static List<Owner> sorted(List<Owner> rows) {
+        rows.sort((a, b) -> Double.compare(b.bytesPerSecond, a.bytesPerSecond));
+        return Collections.unmodifiableList(rows);
     }
 
     static ReadPathView of(History history, long nowMillis) {

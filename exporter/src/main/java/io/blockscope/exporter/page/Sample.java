@@ -47,6 +47,16 @@ final class Sample {
     final Map<Long, SizeClass> sizeClasses;
     /** {@code copy}, {@code zero-copy}, or null when the agent does not know. */
     final String readPathMode;
+    /** Exact copy bytes per table and component ({@code hbase2} profile only; empty elsewhere). */
+    final Map<Owner, Double> copyTableBytes;
+    /** Exact copy bytes per RPC user ({@code hbase2} profile only; empty elsewhere). */
+    final Map<String, Double> copyUserBytes;
+    /** JFR's heap allocation estimate; NaN when the series is absent (GC source not JFR). */
+    final double allocatedBytes;
+    /** Completed collections per collector ({@code gc} label). */
+    final Map<String, Double> gcCollections;
+    /** {@code blockscope_gc_source_info}'s source ({@code jfr}, {@code mxbean}, ...), or null. */
+    final String gcSource;
 
     private Sample(Builder b) {
         this.timeMillis = b.timeMillis;
@@ -65,6 +75,11 @@ final class Sample {
         }
         this.sizeClasses = Collections.unmodifiableMap(classes);
         this.readPathMode = b.readPathMode;
+        this.copyTableBytes = Collections.unmodifiableMap(b.copyTableBytes);
+        this.copyUserBytes = Collections.unmodifiableMap(b.copyUserBytes);
+        this.allocatedBytes = b.allocated ? b.allocatedBytes : Double.NaN;
+        this.gcCollections = Collections.unmodifiableMap(b.gcCollections);
+        this.gcSource = b.gcSource;
     }
 
     double copyBytes() {
@@ -146,6 +161,33 @@ final class Sample {
         }
     }
 
+    /** Identity of a by-table series: the table ({@code namespace:table}) and the cell component. */
+    static final class Owner implements Comparable<Owner> {
+        final String table;
+        final String component;
+
+        Owner(String table, String component) {
+            this.table = table;
+            this.component = component;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Owner && table.equals(((Owner) o).table) && component.equals(((Owner) o).component);
+        }
+
+        @Override
+        public int hashCode() {
+            return table.hashCode() * 31 + component.hashCode();
+        }
+
+        @Override
+        public int compareTo(Owner o) {
+            int byTable = table.compareTo(o.table);
+            return byTable != 0 ? byTable : component.compareTo(o.component);
+        }
+    }
+
     private static final class Builder {
         final long timeMillis;
         final Map<String, Double> copySiteBytes = new TreeMap<>();
@@ -159,6 +201,12 @@ final class Sample {
         double gcPauses;
         double gcPauseSeconds;
         String readPathMode;
+        final Map<Owner, Double> copyTableBytes = new TreeMap<>();
+        final Map<String, Double> copyUserBytes = new TreeMap<>();
+        boolean allocated;
+        double allocatedBytes;
+        final Map<String, Double> gcCollections = new TreeMap<>();
+        String gcSource;
 
         Builder(long timeMillis) {
             this.timeMillis = timeMillis;
@@ -199,6 +247,24 @@ final class Sample {
                     break;
                 case "blockscope_bucket_slots":
                     addSlots(labels, value(point));
+                    break;
+                case "blockscope_copy_to_heap_bytes_by_table":
+                    copyTableBytes.merge(
+                            new Owner(label(labels, "table"), label(labels, "component")), value(point), Double::sum);
+                    break;
+                case "blockscope_copy_to_heap_bytes_by_user":
+                    copyUserBytes.merge(label(labels, "user"), value(point), Double::sum);
+                    break;
+                case "blockscope_allocated_bytes":
+                    allocated = true;
+                    allocatedBytes += value(point);
+                    break;
+                case "blockscope_gc_collections":
+                    gcCollections.merge(label(labels, "gc"), value(point), Double::sum);
+                    break;
+                case "blockscope_gc_source": // an Info: exposed as blockscope_gc_source_info
+                case "blockscope_gc_source_info":
+                    gcSource = label(labels, "source");
                     break;
                 case "blockscope_read_path_mode":
                     if (value(point) == 1) {

@@ -127,13 +127,15 @@ final class MarkdownHtml {
      * The raw HTML the generated findings pages use, and nothing else: an empty anchor
      * ({@code <a id="name"></a>}, what their table of findings links to) and a collapsed section
      * ({@code <details><summary>text</summary>} ... {@code </details>}), matched whole, their text
-     * escaped. Any other HTML is shown as text, as the core renderer shows it.
+     * escaped; a comment block is left out. Any other HTML is shown as text, as the core renderer shows it.
      */
     private static final class AnchorsAndDetails implements NodeRenderer {
 
         private static final Pattern ANCHOR = Pattern.compile("<a id=\"([a-z0-9-]{1,80})\">");
         private static final Pattern DETAILS = Pattern.compile("<details><summary>([^<>\n]{1,200})</summary>\\s*");
         private static final Pattern DETAILS_END = Pattern.compile("</details>\\s*");
+        /** A comment on its own (the generated pages' "do not edit"): left out, as a browser would. */
+        private static final Pattern COMMENT = Pattern.compile("(?s)<!--.*?-->\\s*");
 
         private final HtmlWriter html;
 
@@ -153,6 +155,9 @@ final class MarkdownHtml {
                 return;
             }
             String literal = ((HtmlBlock) node).getLiteral();
+            if (COMMENT.matcher(literal).matches()) {
+                return;
+            }
             html.line();
             Matcher details = DETAILS.matcher(literal);
             if (details.matches()) {

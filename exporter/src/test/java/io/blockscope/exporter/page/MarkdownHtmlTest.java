@@ -98,6 +98,38 @@ class MarkdownHtmlTest {
         assertTrue(html.contains("<pre><code>&lt;/code&gt;&lt;script&gt;\n</code></pre>"), html);
     }
 
+    /**
+     * The two raw-HTML forms the findings pages use pass only whole and exact: an empty anchor with
+     * a plain id, and a details block with a text summary. Anything near them stays text.
+     */
+    @Test
+    void onlyTheFindingsPagesAnchorsAndDetailsPass() {
+        String html =
+                MarkdownHtml.render("<!-- generated: do not edit -->\n\n<a id=\"fuzzy-row-filter\"></a>\n\n## Title\n\n"
+                        + "<details><summary>Draft & report</summary>\n\nbody\n\n</details>\n\n"
+                        + "[other](hbase-findings-security.md#access-control-filter) [bad](hbase-findings.md#a\"b)"
+                        + " [up](../hbase-findings.md)\n");
+        assertTrue(
+                html.startsWith("\n<p><a id=\"fuzzy-row-filter\"></a></p>")
+                        || html.startsWith("<p><a id=\"fuzzy-row-filter\"></a></p>"),
+                "the comment is left out: " + html);
+        assertTrue(html.contains("<details><summary>Draft &amp; report</summary>"), html);
+        assertTrue(html.contains("</details>"), html);
+        assertTrue(html.contains("<a href=\"findings-security#access-control-filter\">other</a>"), html);
+        assertFalse(html.contains("href=\"findings#a"), "a fragment with a quote is no link: " + html);
+        assertFalse(html.contains("href=\"../"), html);
+
+        String hostile = MarkdownHtml.render("<a id=\"x\" onclick=\"alert(1)\"></a>\n\n"
+                + "<a id=\"y\">click</a>\n\n<a href=\"javascript:alert(1)\"></a>\n\n<a id=\"Z Z\"></a>\n\n"
+                + "<details open ontoggle=\"alert(1)\"><summary>s</summary>\n\n"
+                + "<details><summary><img src=x onerror=alert(1)></summary>\n\n</a>\n");
+        assertEquals(List.of(), linkingTags(hostile), hostile);
+        assertFalse(hostile.contains("<a id=\"x\"") || hostile.contains("<a id=\"y\""), hostile);
+        assertFalse(hostile.contains("<img") || hostile.contains("<details open"), hostile);
+        assertFalse(hostile.replace("<details>", "").contains("<details"), hostile);
+        assertTrue(hostile.contains("&lt;a id=&quot;y&quot;&gt;click&lt;/a&gt;"), hostile);
+    }
+
     /** Tags (the document's own '<' are all escaped) with a link, a source or an event handler. */
     private static List<String> linkingTags(String html) {
         Matcher tag =

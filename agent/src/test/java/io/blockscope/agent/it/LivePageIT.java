@@ -1,6 +1,7 @@
 package io.blockscope.agent.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.server.load.TableSpec;
@@ -103,6 +104,20 @@ class LivePageIT {
                         "the acquiring site: " + leak.group(1));
                 assertEquals("block", leak.group(2), "what leaked: " + leak.group(0));
                 assertTrue(Long.parseLong(leak.group(4).replace(",", "")) > 0, leak.group(0));
+
+                // The example server's profile has no context probes: the page says nothing of tables
+                // or users. Its JVM (JDK 17, JFR) measures allocation: the copies have a real price.
+                assertFalse(dom.contains("id=\"owners\"") || dom.contains("copying most on this server"), dom);
+                Matcher share = Pattern.compile("<b id=\"copy-share\">([0-9.]+)%</b> of this server's heap allocation")
+                        .matcher(dom);
+                assertTrue(share.find(), "the copies' share of heap allocation\n" + dom);
+                double percent = Double.parseDouble(share.group(1));
+                assertTrue(percent > 0 && percent <= 150, "a share JFR's estimate can give: " + percent);
+                assertTrue(dom.matches("(?s).*<td class=\"num share\"[^>]*>[0-9.]+%</td>.*"), "per site\n" + dom);
+                assertFalse(dom.contains("NaN") || dom.contains("Infinity"), dom);
+                System.out.println("[LivePageIT] " + share.group() + " | "
+                        + dom.replaceAll("(?s).*(<section id=\"price\">.*?</section>).*", "$1")
+                                .replaceAll("<[^>]+>", ""));
 
                 // The copy site is the application's: its row links the runbook's zero-copy calls, which the
                 // agent jar serves itself (docs/runbooks.md, packaged and relocated with the exporter).

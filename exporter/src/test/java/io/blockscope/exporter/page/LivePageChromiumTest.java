@@ -99,6 +99,69 @@ class LivePageChromiumTest {
         }
     }
 
+    /**
+     * On an HBase server's page: who copies (hostile table and user names stay text), the price next
+     * to the sites, and a site's finding link that the browser follows to its section on this endpoint.
+     */
+    @Test
+    void anHBaseSiteLinksItsFindingAndTheOwnersStayText() throws Exception {
+        String fuzzy = "org.apache.hadoop.hbase.filter.FuzzyRowFilter.filterCell:236";
+        String table = "ns:<img src=x onerror=\"" + CANARY + "\">";
+        String user = "<script>" + CANARY + "</script>";
+        try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of()))) {
+            Counter gets = Counter.builder()
+                    .name("blockscope_block_cache_gets_total")
+                    .labelNames("tier", "result")
+                    .register(exporter.registry());
+            Counter sites = Counter.builder()
+                    .name("blockscope_copy_site_bytes_total")
+                    .labelNames("site")
+                    .register(exporter.registry());
+            Counter components = Counter.builder()
+                    .name("blockscope_copy_to_heap_bytes_total")
+                    .labelNames("component")
+                    .register(exporter.registry());
+            Counter tables = Counter.builder()
+                    .name("blockscope_copy_to_heap_bytes_by_table_total")
+                    .labelNames("table", "component")
+                    .register(exporter.registry());
+            Counter users = Counter.builder()
+                    .name("blockscope_copy_to_heap_bytes_by_user_total")
+                    .labelNames("user")
+                    .register(exporter.registry());
+            String page = "http://127.0.0.1:" + exporter.port() + "/";
+            gets.labelValues("l2", "hit").inc(100);
+            assertEquals(200, Http.get(URI.create(page)).statusCode());
+            sites.labelValues(fuzzy).inc(1 << 20);
+            components.labelValues("row").inc(1 << 20);
+            tables.labelValues(table, "row").inc(1 << 20);
+            users.labelValues(user).inc(1 << 20);
+            Thread.sleep(2 * LivePage.SAMPLE_MS + 500);
+            String dom = HeadlessChromium.in(dir).run("--virtual-time-budget=5000", "--dump-dom", page);
+
+            assertFalse(dom.contains("data-refreshes=\"0\""), "the page's script refreshed it\n" + dom);
+            assertFalse(Pattern.compile("<body[^>]*data-pwned").matcher(dom).find(), "an injected script ran\n" + dom);
+            assertEquals(1, count(dom, "<script"), "only the page's own script element\n" + dom);
+            assertFalse(dom.contains("<img"), dom);
+            assertEquals(1, count(dom, "<tr class=\"table\">"), dom);
+            assertEquals(1, count(dom, "<tr class=\"user\">"), dom);
+            assertTrue(dom.contains("ns:&lt;img src=x onerror="), dom);
+            assertTrue(dom.contains("id=\"copy-share\""), "the price section\n" + dom);
+            assertFalse(dom.contains("NaN") || dom.contains("Infinity"), dom);
+            assertTrue(dom.contains("copying most on this server (not per site): table <b>ns:&lt;img"), dom);
+
+            Matcher link = Pattern.compile("<a class=\"finding\" href=\"([^\"]+)\">finding: ")
+                    .matcher(dom);
+            assertTrue(link.find(), dom);
+            URI finding = URI.create(page).resolve(link.group(1));
+            assertEquals("http://127.0.0.1:" + exporter.port() + "/findings#fuzzy-row-filter", finding.toString());
+            String findings = HeadlessChromium.in(dir).run("--dump-dom", finding.toString());
+            assertTrue(findings.contains("<a id=\"fuzzy-row-filter\"></a>"), findings);
+            assertTrue(findings.contains("FuzzyRowFilter copies the row once per fuzzy key it tries</h2>"), findings);
+            assertFalse(findings.contains("<script"), findings);
+        }
+    }
+
     @Test
     void behindBasicAuthThePageLoadsAndRefreshesWithTheSameCredentials() throws Exception {
         String hash = PasswordHash.create(PasswordHash.Algorithm.PBKDF2_SHA256, 20_000, "s3cret".toCharArray())

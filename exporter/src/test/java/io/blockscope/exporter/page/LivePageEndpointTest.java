@@ -70,7 +70,8 @@ class LivePageEndpointTest {
                 ExporterConfig.parse("127.0.0.1:0", Map.of("auth.user", "prometheus", "auth.password.hash", hash)),
                 kind())) {
             String base = "http://127.0.0.1:" + exporter.port();
-            for (String path : new String[] {"/", "/live", "/live.js", "/runbooks"}) {
+            for (String path :
+                    new String[] {"/", "/live", "/live.js", "/runbooks", "/findings", "/findings-security"}) {
                 assertEquals(401, Http.get(URI.create(base + path)).statusCode(), path);
                 HttpResponse<byte[]> ok = Http.get(URI.create(base + path), "Authorization", auth);
                 assertEquals(200, ok.statusCode(), path);

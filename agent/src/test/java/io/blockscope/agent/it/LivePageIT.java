@@ -130,6 +130,13 @@ class LivePageIT {
                         runbooks.contains("<h2 id=\"" + runbook.getFragment() + "\">BlockscopeHotCopyPath</h2>"),
                         runbook + " has no such section\n" + runbooks);
 
+                // The HBase findings the page links a site to are in the agent jar too (packaged and
+                // relocated with the exporter), each finding at its anchor.
+                String findings = chromium.run("--dump-dom", page + "findings#fuzzy-row-filter");
+                assertTrue(findings.contains("<a id=\"fuzzy-row-filter\"></a>"), findings);
+                String security = chromium.run("--dump-dom", page + "findings-security");
+                assertTrue(security.contains("<a id=\"access-control-filter\"></a>"), security);
+
                 Path png = Path.of("target", "live-page.png").toAbsolutePath();
                 Files.deleteIfExists(png);
                 chromium.run("--window-size=1280,760", "--virtual-time-budget=3000", "--screenshot=" + png, page);

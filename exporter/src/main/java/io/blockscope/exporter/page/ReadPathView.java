@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What the page shows, derived from the history: the verdict, rates over the last
@@ -179,7 +180,7 @@ final class ReadPathView {
     }
 
     private static List<Owner> totals(List<Owner> tables) {
-        Map<String, Double> sums = new java.util.TreeMap<>();
+        Map<String, Double> sums = new TreeMap<>();
         for (Owner t : tables) {
             sums.merge(t.name, t.bytesPerSecond, Double::sum);
         }

@@ -79,7 +79,7 @@ class LivePageOwnersTest {
                 .register(registry);
     }
 
-    /** Ten seconds in which FUZZY copies 40 MiB (value) and APP_SITE 10 MiB (row). */
+    /** Ten seconds in which FUZZY copies 40 MiB and APP_SITE 10 MiB (40 MiB of rows, 10 MiB of values). */
     private void tenSecondsOfCopies(Counter tables, Counter users, Counter allocatedBytes) {
         gets.labelValues("l2", "hit").inc(10);
         page.sample();

@@ -52,6 +52,8 @@ final class RegionServerProcess implements AutoCloseable {
     private static final String ZOOKEEPER_PORT_TAKEN = "Could not start ZK at requested port of ";
 
     private static final int ZOOKEEPER_PORT_ATTEMPTS = 3;
+    /** {@code hbase.rootdir}, under the server's directory. */
+    private static final String ROOT = "root";
 
     private final Process process;
     private final Path dir;
@@ -187,6 +189,11 @@ final class RegionServerProcess implements AutoCloseable {
     /** Every {@code [blockscope]} line the server printed. */
     List<String> agentLines() {
         return lines().stream().filter(l -> l.contains("[blockscope]")).collect(Collectors.toList());
+    }
+
+    /** Where HBase keeps its tables ({@code hbase.rootdir}, on the local file system). */
+    Path rootDir() {
+        return dir.resolve(ROOT);
     }
 
     String logTail(int count) {
@@ -359,7 +366,7 @@ final class RegionServerProcess implements AutoCloseable {
                 Path conf = Files.createDirectories(dir.resolve("conf"));
                 Map<String, String> props = new LinkedHashMap<>();
                 props.put("hbase.cluster.distributed", "false");
-                props.put("hbase.rootdir", dir.resolve("root").toUri().toString());
+                props.put("hbase.rootdir", dir.resolve(ROOT).toUri().toString());
                 props.put("hbase.tmp.dir", dir.resolve("tmp").toString());
                 props.put("hbase.zookeeper.property.dataDir", dir.resolve("zk").toString());
                 props.put("hbase.zookeeper.property.clientPort", Integer.toString(zkPort));

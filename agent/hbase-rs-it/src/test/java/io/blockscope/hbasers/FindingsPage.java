@@ -38,7 +38,8 @@ final class FindingsPage {
                 "# What HBase's own code copies: findings",
                 "HBase's own code (filters, comparators, column interpreters, version trackers, Append) makes",
                 "Findings in HBase's security coprocessors, which need a RegionServer that loads them, are on"
-                        + " [their own page](hbase-findings-security.md)."),
+                        + " [their own page](hbase-findings-security.md); what HBase's code leaks, on"
+                        + " [hbase-findings-leaks.md](hbase-findings-leaks.md)."),
         SECURITY(
                 "docs/hbase-findings-security.md",
                 RegionServerSecurityFeaturesTest.class,
@@ -384,6 +385,15 @@ final class FindingsPage {
 
     void check(Path repository) throws IOException {
         Map<String, String> files = files();
+        writeOrCompare(repository, files, files.get(source.page));
+    }
+
+    /**
+     * Compares generated {@code files} (by path relative to {@code repository}) with the committed
+     * ones, showing {@code shown} when they differ, or with {@code -Dblockscope.features.update=true}
+     * writes them instead.
+     */
+    static void writeOrCompare(Path repository, Map<String, String> files, String shown) throws IOException {
         if (Boolean.getBoolean("blockscope.features.update")) {
             for (Map.Entry<String, String> e : files.entrySet()) {
                 Path file = repository.resolve(e.getKey());
@@ -403,7 +413,6 @@ final class FindingsPage {
         assertEquals(
                 List.of(),
                 differ,
-                "differ from this run (rerun with -Dblockscope.features.update=true and commit):\n"
-                        + files.get(source.page));
+                "differ from this run (rerun with -Dblockscope.features.update=true and commit):\n" + shown);
     }
 }

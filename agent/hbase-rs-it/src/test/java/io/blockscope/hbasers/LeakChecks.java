@@ -84,11 +84,11 @@ final class LeakChecks {
         return scrape.sum("blockscope_block_refs_outstanding");
     }
 
-    private static double stuck(Scrape scrape) {
+    static double stuck(Scrape scrape) {
         return scrape.value("blockscope_allocator_pool_buffers_stuck");
     }
 
-    private static double inUse(Scrape scrape) {
+    static double inUse(Scrape scrape) {
         return scrape.value("blockscope_allocator_pool_buffers", "state", "in_use");
     }
 

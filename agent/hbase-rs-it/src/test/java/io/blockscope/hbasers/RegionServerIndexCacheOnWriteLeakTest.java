@@ -11,6 +11,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -20,6 +23,9 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.io.hfile.BlockType;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -46,7 +52,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * use as stuck, exactly; once a flush's buffer has been out for seconds it samples every take, so
  * the next flushes' leaked buffers are named by the index writer that took them, with no block
  * checkout leaked; the shipped stuck-buffer and leak alerts must select the server. On 2.6.1's
- * root-index case nothing is reported.
+ * root-index case nothing is reported. For HBASE-30038 the stuck count must equal the intermediate
+ * index blocks HBase's own reader finds in the files the flushes wrote, and the same data in a family
+ * that does not cache its index on write must leak nothing; those runs write
+ * docs/hbase-findings-leaks.md.
  */
 // Waits out leak.age (60 s) with its RegionServer idle: overlaps the other leak classes and the rest.
 @Execution(ExecutionMode.CONCURRENT)
@@ -60,6 +69,13 @@ class RegionServerIndexCacheOnWriteLeakTest {
     static final int ROWS_PER_FLUSH = 2_000;
     /** The frames of the index writer, where the leaked buffers are taken. */
     static final String WRITER_SITE = "org.apache.hadoop.hbase.io.hfile.HFileBlock$Writer.";
+
+    static final TableName INDEXED = TableName.valueOf("indexed");
+    /** The same data, its index not cached on write: what turning it off saves. */
+    static final TableName NOT_CACHED = TableName.valueOf("indexed_not_cached");
+
+    /** Each HBASE-30038 run, by release, for docs/hbase-findings-leaks.md once all have run. */
+    private static final Map<String, LeakFindingPage.Run> INTERMEDIATE_RUNS = new ConcurrentHashMap<>();
 
     @TempDir
     Path prometheusDir;
@@ -79,16 +95,17 @@ class RegionServerIndexCacheOnWriteLeakTest {
                         .agent(AGENT)
                         .start();
                 Connection connection = ConnectionFactory.createConnection(server.clientConfiguration())) {
-            flushIndexedTable(
-                    server,
+            flushTable(
                     connection,
+                    INDEXED,
                     ColumnFamilyDescriptorBuilder.newBuilder(Workload.FAMILY)
                             .setBlocksize(4096)
-                            .setCacheIndexesOnWrite(true));
+                            .setCacheIndexesOnWrite(true),
+                    () -> LeakChecks.scrapeAfterSuspectAge(server));
             try (PrometheusServer prometheus = RegionServerPrometheus.start(
                     prometheusDir, server.metricsUri().getAuthority())) {
                 if (leaks) {
-                    leakedBuffersAreNamedAndAlerted(release, server, prometheus, FLUSHES - 1);
+                    leakedBuffersAreNamedAndAlerted(release, server, prometheus, FLUSHES - 1, FLUSHES - 2);
                 } else {
                     nothingIsReported(release, server, prometheus);
                 }
@@ -116,31 +133,92 @@ class RegionServerIndexCacheOnWriteLeakTest {
                         .start();
                 Connection connection = ConnectionFactory.createConnection(server.clientConfiguration())) {
             // 1 KiB data blocks and 1 KiB index chunks: three index levels per file, the middle one intermediate
-            flushIndexedTable(
-                    server,
+            flushTable(connection, NOT_CACHED, threeLevelIndex().setCacheIndexesOnWrite(false), () -> {});
+            flushTable(
                     connection,
-                    ColumnFamilyDescriptorBuilder.newBuilder(Workload.FAMILY)
-                            .setBlocksize(1024)
-                            .setConfiguration("hfile.index.block.max.size", "1024")
-                            .setCacheIndexesOnWrite(true));
+                    INDEXED,
+                    threeLevelIndex().setCacheIndexesOnWrite(true),
+                    () -> LeakChecks.scrapeAfterSuspectAge(server));
+            String family = Bytes.toString(Workload.FAMILY);
+            HFileBlocks cached = HFileBlocks.of(server.rootDir(), INDEXED, family);
+            HFileBlocks notCached = HFileBlocks.of(server.rootDir(), NOT_CACHED, family);
+            int intermediate = cached.count(BlockType.INTERMEDIATE_INDEX);
+            int intermediateNotCached = notCached.count(BlockType.INTERMEDIATE_INDEX);
             try (PrometheusServer prometheus = RegionServerPrometheus.start(
                     prometheusDir, server.metricsUri().getAuthority())) {
-                leakedBuffersAreNamedAndAlerted(release, server, prometheus, FLUSHES);
+                Scrape agent = leakedBuffersAreNamedAndAlerted(release, server, prometheus, intermediate, FLUSHES - 1);
+                int stuck = (int) LeakChecks.stuck(agent);
+                int inUse = (int) LeakChecks.inUse(agent);
+                System.out.printf(
+                        "HBase %s: %d files, %d intermediate index blocks, %d stuck; not cached on write: %d files,"
+                                + " %d intermediate index blocks%n",
+                        release, cached.files(), intermediate, stuck, notCached.files(), intermediateNotCached);
+                assertAll(
+                        () -> assertEquals(FLUSHES, cached.files(), "one file per flush, compactions off"),
+                        () -> assertTrue(
+                                intermediate >= FLUSHES, "every file has intermediate index blocks: " + intermediate),
+                        () -> assertEquals(
+                                intermediate, stuck, "one stuck pool buffer per intermediate index block written"),
+                        () -> assertEquals(intermediate, inUse, "no other pool buffer in use"),
+                        () -> assertEquals(
+                                intermediate,
+                                intermediateNotCached,
+                                "the same data, not cached on write, has as many intermediate index blocks,"
+                                        + " and leaks none of them"));
+                INTERMEDIATE_RUNS.put(
+                        release,
+                        new LeakFindingPage.Run(
+                                // as HBase numbers its releases (2.5.11, not its Hadoop 3 build's 2.5.11-hadoop3)
+                                release.replaceFirst("-hadoop\\d+$", ""),
+                                FLUSHES,
+                                cached.files(),
+                                intermediate,
+                                stuck,
+                                inUse,
+                                namedSites(agent),
+                                notCached.files(),
+                                intermediateNotCached));
             }
         }
     }
 
+    /** docs/hbase-findings-leaks.md, from the runs of every release HBASE-30038's test names. */
+    @AfterAll
+    static void writeTheFindingOnceEveryReleaseRan() throws IOException {
+        List<String> releases = hbase30038().sorted().collect(Collectors.toList());
+        if (INTERMEDIATE_RUNS.keySet().containsAll(releases)) {
+            new LeakFindingPage(releases.stream().map(INTERMEDIATE_RUNS::get).collect(Collectors.toList()))
+                    .check(RegionServerFeaturesTest.repository());
+        }
+    }
+
+    private static ColumnFamilyDescriptorBuilder threeLevelIndex() {
+        return ColumnFamilyDescriptorBuilder.newBuilder(Workload.FAMILY)
+                .setBlocksize(1024)
+                .setConfiguration("hfile.index.block.max.size", "1024");
+    }
+
+    private static List<String> namedSites(Scrape agent) {
+        return agent.matching("blockscope_block_leaks_total", LeakChecks.kind("buffer")).stream()
+                .filter(s -> s.value() > 0)
+                .map(s -> s.labels().get("site"))
+                .distinct()
+                .sorted()
+                .collect(Collectors.toList());
+    }
+
     /**
-     * Creates table "indexed" with {@code family}, and writes and flushes {@link #FLUSHES} HFiles. After
-     * the first flush, a scrape past the agent's suspect age, as Prometheus makes every few seconds.
+     * Creates table {@code name} with {@code family} and compactions off, and writes and flushes
+     * {@link #FLUSHES} HFiles, running {@code afterFirstFlush} after the first (a scrape past the
+     * agent's suspect age, as Prometheus makes every few seconds, where buffers leak).
      */
-    private static void flushIndexedTable(
-            RegionServerProcess server, Connection connection, ColumnFamilyDescriptorBuilder family)
+    private static void flushTable(
+            Connection connection, TableName name, ColumnFamilyDescriptorBuilder family, Runnable afterFirstFlush)
             throws IOException {
-        TableName name = TableName.valueOf("indexed");
         try (Admin admin = connection.getAdmin()) {
             admin.createTable(TableDescriptorBuilder.newBuilder(name)
                     .setColumnFamily(family.build())
+                    .setCompactionEnabled(false)
                     .build());
             try (Table table = connection.getTable(name)) {
                 for (int flush = 0; flush < FLUSHES; flush++) {
@@ -153,20 +231,21 @@ class RegionServerIndexCacheOnWriteLeakTest {
                     table.put(puts);
                     admin.flush(name);
                     if (flush == 0) {
-                        LeakChecks.scrapeAfterSuspectAge(server);
+                        afterFirstFlush.run();
                     }
                 }
             }
         }
     }
 
-    private static void leakedBuffersAreNamedAndAlerted(
-            String release, RegionServerProcess server, PrometheusServer prometheus, int atLeast) {
+    /** Asserts the leak is counted, named and alerted; returns the scrape that named it. */
+    private static Scrape leakedBuffersAreNamedAndAlerted(
+            String release, RegionServerProcess server, PrometheusServer prometheus, int atLeast, int named) {
         double stuck = LeakChecks.awaitStuck(server, atLeast);
         // the leaked buffers of the flushes after the first were all sampled: named at leak.age, or
         // sooner when collected
         Scrape agent = LeakChecks.awaitScrape(
-                server, s -> s.sum("blockscope_block_leaks_total", LeakChecks.kind("buffer")) >= atLeast - 1);
+                server, s -> s.sum("blockscope_block_leaks_total", LeakChecks.kind("buffer")) >= named);
         List<Scrape.Sample> bufferLeaks = agent.matching("blockscope_block_leaks_total", LeakChecks.kind("buffer"));
         System.out.printf(
                 "HBase %s: pool buffers in use %.0f of %.0f, buffer leaks %s%n",
@@ -177,7 +256,7 @@ class RegionServerIndexCacheOnWriteLeakTest {
         assertAll(
                 () -> assertTrue(stuck >= atLeast, "at least " + atLeast + " index buffers stuck: " + stuck),
                 () -> assertTrue(
-                        agent.sum("blockscope_block_leaks_total", LeakChecks.kind("buffer")) >= atLeast - 1,
+                        agent.sum("blockscope_block_leaks_total", LeakChecks.kind("buffer")) >= named,
                         "the leaked index buffers of every flush after the first named: "
                                 + LeakChecks.describe(bufferLeaks)),
                 () -> assertTrue(
@@ -198,6 +277,7 @@ class RegionServerIndexCacheOnWriteLeakTest {
                         List.of("buffer"),
                         LeakChecks.labelValues(leaked, "kind"),
                         "the leak alert selects the server for buffer leaks only: " + leaked));
+        return agent;
     }
 
     private static void nothingIsReported(String release, RegionServerProcess server, PrometheusServer prometheus) {

@@ -34,6 +34,17 @@
 
   // The top sampled copy site of the alerting server, from the recording rule.
   local topCopySite = 'printf "topk(1, instance_site:blockscope_copy_site_bytes:rate1m{' + serverMatchers + '})" ' + serverArgs + ' | query',
+  // The alerting server's table and RPC user that copy most (hbase2 profile's context probes; none
+  // elsewhere), from the recording rules.
+  local topTable = 'printf "topk(1, instance_table:blockscope_copy_to_heap_bytes:rate1m{' + serverMatchers + '})" ' + serverArgs + ' | query',
+  local topUser = 'printf "topk(1, instance_user:blockscope_copy_to_heap_bytes:rate1m{' + serverMatchers + '})" ' + serverArgs + ' | query',
+  // What the copies cost: their share of the server's heap allocation (JFR's estimate; nothing when
+  // it is absent or zero), and the young collections a minute that share of the allocation stands for.
+  local copyRate = 'instance:blockscope_copy_to_heap_bytes:rate1m{' + serverMatchers + '}',
+  local allocRate = '(instance:blockscope_allocated_bytes:rate1m{' + serverMatchers + '} > 0)',
+  local heapShare = 'printf "' + copyRate + ' / ' + allocRate + '" ' + serverArgs + ' ' + serverArgs + ' | query',
+  local youngPerMinute = 'printf "60 * instance:blockscope_gc_young_collections:rate1m{' + serverMatchers + '} * '
+                         + copyRate + ' / ' + allocRate + '" ' + serverArgs + ' ' + serverArgs + ' ' + serverArgs + ' | query',
   // The sites with the most leaks of the alert's kind and reason since the process started (kind=''
   // also selects the series of agents that export no kind: all checkouts).
   local leakSites = 'printf "sort_desc(topk(3, blockscope_block_leaks_total{' + serverMatchers + ",kind='%s',reason='%s'}))\" " + serverArgs + ' $labels.kind $labels.reason | query',
@@ -85,9 +96,18 @@
             '{{ $labels.instance }} runs the zero-copy read path but copies {{ $value | humanize1024 }}B/s'
             + ' of cell data onto the heap. Top call site: '
             + '{{ with ' + topCopySite + ' }}{{ . | first | label "site" }} ({{ . | first | value | humanize1024 }}B/s, sampled)'
-            + '{{ else }}unknown (no copy sampled yet){{ end }}.',
+            + '{{ else }}unknown (no copy sampled yet){{ end }}. '
+            + '{{ with ' + heapShare + " }}That is {{ . | first | value | humanizePercentage }} of this server's heap allocation"
+            + '{{ with ' + youngPerMinute + ' }} (about {{ . | first | value | printf "%.1f" }} young collections a minute){{ end }}'
+            + '{{ else }}Its share of heap allocation is unknown (no JFR allocation estimate){{ end }}; '
+            + '{{ with ' + topTable + ' }}table {{ . | first | label "table" }}, user '
+            + '{{ with ' + topUser + ' }}{{ . | first | label "user" }}{{ else }}unknown{{ end }}'
+            + '{{ else }}table and user unknown (only the hbase2 profile names them){{ end }}.',
             {
               site: '{{ with ' + topCopySite + ' }}{{ . | first | label "site" }}{{ else }}unknown{{ end }}',
+              heap_share: '{{ with ' + heapShare + ' }}{{ . | first | value | humanizePercentage }}{{ else }}unknown{{ end }}',
+              table: '{{ with ' + topTable + ' }}{{ . | first | label "table" }}{{ else }}unknown{{ end }}',
+              user: '{{ with ' + topUser + ' }}{{ . | first | label "user" }}{{ else }}unknown{{ end }}',
               instead: '{{ with ' + topCopySite + ' }}{{ $site := . | first | label "site" }}{{ ' + insteadOf('$site')
                        + '{{ else }}unknown{{ end }}',
             },

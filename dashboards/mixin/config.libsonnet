@@ -12,6 +12,10 @@
     // When set, rules keep it, alerts carry it and the dashboards get a $cluster variable.
     clusterLabel: '',
 
+    // The gc label values of young (minor) collections, as JFR names them (G1's young and mixed
+    // collections are both G1New): what the copies' share of heap allocation is priced in.
+    youngCollectors: 'G1New|ParallelScavenge|DefNew|ZGC Minor',
+
     // --- Links in alerts ------------------------------------------------------------------------------
     // Absolute URL of the runbook section of an alert; %s is the alert name in lower case. Required:
     // no address works everywhere, so the render refuses to run without one. Where your operators read

@@ -26,11 +26,38 @@
             record: 'instance_site:blockscope_copy_site_bytes:rate1m',
             expr: 'sum by (%(by)s, site) (rate(blockscope_copy_site_bytes_total{%(selector)s}[1m]))' % c,
           },
+          {
+            // Copy-to-heap bytes/s per instance and table (hbase2 profile): names the table in
+            // BlockscopeHotCopyPath; the per-job rule below sums it for the fleet.
+            record: 'instance_table:blockscope_copy_to_heap_bytes:rate1m',
+            expr: 'sum by (%(by)s, table) (rate(blockscope_copy_to_heap_bytes_by_table_total{%(selector)s}[1m]))' % c,
+          },
+          {
+            // Copy-to-heap bytes/s per instance and RPC user (hbase2 profile): names the user in BlockscopeHotCopyPath.
+            record: 'instance_user:blockscope_copy_to_heap_bytes:rate1m',
+            expr: 'sum by (%(by)s, user) (rate(blockscope_copy_to_heap_bytes_by_user_total{%(selector)s}[1m]))' % c,
+          },
+          {
+            // Heap allocation bytes/s per instance (JFR's estimate; absent with GC metrics from MXBeans):
+            // the denominator of the copies' share of heap allocation.
+            record: 'instance:blockscope_allocated_bytes:rate1m',
+            expr: 'sum by (%(by)s) (rate(blockscope_allocated_bytes_total{%(selector)s}[1m]))' % c,
+          },
+          {
+            // Young collections per second per instance: the collections a share of the allocation stands for.
+            record: 'instance:blockscope_gc_young_collections:rate1m',
+            expr: 'sum by (%(by)s) (rate(blockscope_gc_collections_total{%(selector)s, gc=~"%(youngCollectors)s"}[1m]))' % c,
+          },
           // Per-job totals the fleet dashboard's cluster trends read: summing 15,000 servers' series on every
           // refresh takes seconds (docs/benchmarks.md, "Fleet dashboard"); these are one series per job.
           {
             record: 'job_component:blockscope_copy_to_heap_bytes:rate1m',
             expr: 'sum by (%(jobBy)s, component) (instance_component:blockscope_copy_to_heap_bytes:rate1m{%(recordedSelector)s})' % (c { jobBy: jobBy }),
+          },
+          {
+            // The fleet's tables that copy most: one series per job and table (tables are capped per server).
+            record: 'job_table:blockscope_copy_to_heap_bytes:rate1m',
+            expr: 'sum by (%(jobBy)s, table) (instance_table:blockscope_copy_to_heap_bytes:rate1m{%(recordedSelector)s})' % (c { jobBy: jobBy }),
           },
           {
             record: 'job_tier_result:blockscope_block_cache_gets:rate1m',

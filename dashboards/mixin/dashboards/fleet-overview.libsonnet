@@ -5,6 +5,9 @@ local common = import 'common.libsonnet';
 
 function(config)
   local q(expr) = expr % common.selectors(config);
+  // The fleet's tables: one table name in two clusters is two tables.
+  local tableBy = (if config.clusterLabel != '' then config.clusterLabel + ', ' else '') + 'table';
+  local tableLegend = (if config.clusterLabel != '' then '{{%s}} ' % config.clusterLabel else '') + '{{table}}';
   local variables = common.variables(config, fleet=true);
   {
   id: null,
@@ -1257,6 +1260,78 @@ function(config)
           expr: q("sum by (tier) (job_tier:blockscope_block_refs_outstanding:sum{%(jobs)s})"),
           editorMode: "code",
           legendFormat: "{{tier}}",
+          range: true,
+          instant: false,
+        },
+      ],
+      options: {
+        legend: {
+          showLegend: true,
+          displayMode: "table",
+          placement: "bottom",
+          calcs: ["lastNotNull", "max"],
+        },
+        tooltip: {
+          mode: "multi",
+          sort: "desc",
+        },
+      },
+    },
+    {
+      id: 25,
+      type: "timeseries",
+      title: "Tables that copy most (HBase)",
+      description: "The 10 tables (namespace:table) that copy the most bytes onto the heap per second over all instances of the selected jobs (recording rule job_table:blockscope_copy_to_heap_bytes:rate1m of blockscope_copy_to_heap_bytes_by_table_total, one series per job and table: fast at 15,000 servers; the instance selection does not narrow it). Healthy: near zero. A table on top is whose reads to look at first: open a server of its job and read its by-table and by-user panels. (none): copies outside any table; other: tables past some server's tables cap (default 50), not one table. HBase (hbase2 profile) only.",
+      datasource: {
+        type: "prometheus",
+        uid: "${datasource}",
+      },
+      gridPos: {
+        h: 8,
+        w: 24,
+        x: 0,
+        y: 41,
+      },
+      fieldConfig: {
+        defaults: {
+          unit: "binBps",
+          color: {
+            mode: "palette-classic",
+          },
+          custom: {
+            drawStyle: "line",
+            lineWidth: 1,
+            fillOpacity: 10,
+            showPoints: "never",
+            spanNulls: false,
+            axisSoftMin: 0,
+            stacking: {
+              mode: "none",
+              group: "A",
+            },
+          },
+          thresholds: {
+            mode: "absolute",
+            steps: [
+              {
+                color: "green",
+                value: null,
+              },
+            ],
+          },
+        },
+        overrides: [],
+      },
+      targets: [
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "A",
+          expr: q("topk(10, sum by (" + tableBy + ") (job_table:blockscope_copy_to_heap_bytes:rate1m{%(jobs)s}))"),
+          editorMode: "code",
+          legendFormat: tableLegend,
           range: true,
           instant: false,
         },

@@ -1923,6 +1923,251 @@ function(config)
       ],
     },
     {
+      id: 34,
+      type: "timeseries",
+      title: "Copy-to-heap bytes/s by table (HBase)",
+      description: "Bytes copied onto the heap per second by the table (namespace:table) whose work made them, and component (blockscope_copy_to_heap_bytes_by_table_total: an RPC call's gets, scans and multis, or a compaction or flush of the table's regions). Healthy on a zero-copy server: near zero. When BlockscopeHotCopyPath fires, the top band is the table it names. (none): copies outside any table; other: tables past the agent's tables cap (default 50). HBase (hbase2 profile) only: the example server exports no table.",
+      datasource: {
+        type: "prometheus",
+        uid: "${datasource}",
+      },
+      gridPos: {
+        h: 8,
+        w: 8,
+        x: 0,
+        y: 62,
+      },
+      fieldConfig: {
+        defaults: {
+          unit: "binBps",
+          color: {
+            mode: "palette-classic",
+          },
+          custom: {
+            drawStyle: "line",
+            lineWidth: 1,
+            fillOpacity: 25,
+            showPoints: "never",
+            spanNulls: false,
+            axisSoftMin: 0,
+            stacking: {
+              mode: "normal",
+              group: "A",
+            },
+          },
+          thresholds: {
+            mode: "absolute",
+            steps: [
+              {
+                color: "green",
+                value: null,
+              },
+            ],
+          },
+        },
+        overrides: [],
+      },
+      targets: [
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "A",
+          expr: q("sum by (table, component) (rate(blockscope_copy_to_heap_bytes_by_table_total{%(server)s}[$__rate_interval]))"),
+          editorMode: "code",
+          legendFormat: "{{table}} {{component}}",
+          range: true,
+          instant: false,
+        },
+      ],
+      options: {
+        legend: {
+          showLegend: true,
+          displayMode: "table",
+          placement: "bottom",
+          calcs: ["lastNotNull", "max"],
+        },
+        tooltip: {
+          mode: "multi",
+          sort: "desc",
+        },
+      },
+    },
+    {
+      id: 35,
+      type: "timeseries",
+      title: "Copy-to-heap bytes/s by user (HBase)",
+      description: "Bytes copied onto the heap per second by the RPC user whose call made them (blockscope_copy_to_heap_bytes_by_user_total); (compaction) and (flush) for the server's own work, (none) outside any call, other for users past the agent's users cap (default 50). Healthy on a zero-copy server: near zero. When BlockscopeHotCopyPath fires, the top band is the user it names. HBase (hbase2 profile) only: the example server exports no user.",
+      datasource: {
+        type: "prometheus",
+        uid: "${datasource}",
+      },
+      gridPos: {
+        h: 8,
+        w: 8,
+        x: 8,
+        y: 62,
+      },
+      fieldConfig: {
+        defaults: {
+          unit: "binBps",
+          color: {
+            mode: "palette-classic",
+          },
+          custom: {
+            drawStyle: "line",
+            lineWidth: 1,
+            fillOpacity: 25,
+            showPoints: "never",
+            spanNulls: false,
+            axisSoftMin: 0,
+            stacking: {
+              mode: "normal",
+              group: "A",
+            },
+          },
+          thresholds: {
+            mode: "absolute",
+            steps: [
+              {
+                color: "green",
+                value: null,
+              },
+            ],
+          },
+        },
+        overrides: [],
+      },
+      targets: [
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "A",
+          expr: q("sum by (user) (rate(blockscope_copy_to_heap_bytes_by_user_total{%(server)s}[$__rate_interval]))"),
+          editorMode: "code",
+          legendFormat: "{{user}}",
+          range: true,
+          instant: false,
+        },
+      ],
+      options: {
+        legend: {
+          showLegend: true,
+          displayMode: "table",
+          placement: "bottom",
+          calcs: ["lastNotNull", "max"],
+        },
+        tooltip: {
+          mode: "multi",
+          sort: "desc",
+        },
+      },
+    },
+    {
+      id: 36,
+      type: "timeseries",
+      title: "Copies' share of heap allocation",
+      description: "What the copies cost: copy-to-heap bytes as a share of the server's heap allocation (blockscope_copy_to_heap_bytes_total / blockscope_allocated_bytes_total, JFR's sampled estimate), and, on the right axis, the young collections a minute that share of the allocation stands for (the share times the rate of young collections, blockscope_gc_collections_total of G1New, ParallelScavenge, DefNew, ZGC Minor). Healthy on a zero-copy server: a few percent at most. The allocation is JFR's sampled estimate, so the share is an estimate too; no data with GC metrics from MXBeans (no estimate) or without allocation. BlockscopeHotCopyPath quotes the same share.",
+      datasource: {
+        type: "prometheus",
+        uid: "${datasource}",
+      },
+      gridPos: {
+        h: 8,
+        w: 8,
+        x: 16,
+        y: 62,
+      },
+      fieldConfig: {
+        defaults: {
+          unit: "percentunit",
+          color: {
+            mode: "palette-classic",
+          },
+          custom: {
+            drawStyle: "line",
+            lineWidth: 1,
+            fillOpacity: 25,
+            showPoints: "never",
+            spanNulls: false,
+            axisSoftMin: 0,
+            stacking: {
+              mode: "none",
+              group: "A",
+            },
+          },
+          thresholds: {
+            mode: "absolute",
+            steps: [
+              {
+                color: "green",
+                value: null,
+              },
+            ],
+          },
+        },
+        overrides: [
+          {
+            matcher: {
+              id: "byName",
+              options: "young collections a minute from copies",
+            },
+            properties: [
+              {
+                id: "unit",
+                value: "short",
+              },
+              {
+                id: "custom.axisPlacement",
+                value: "right",
+              },
+            ],
+          },
+        ],
+      },
+      targets: [
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "A",
+          expr: q("sum(rate(blockscope_copy_to_heap_bytes_total{%(server)s}[$__rate_interval])) / (sum(rate(blockscope_allocated_bytes_total{%(server)s}[$__rate_interval])) > 0)"),
+          editorMode: "code",
+          legendFormat: "share of heap allocation",
+          range: true,
+          instant: false,
+        },
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "B",
+          expr: q("60 * sum(rate(blockscope_gc_collections_total{%(server)s, gc=~\"" + config.youngCollectors + "\"}[$__rate_interval])) * sum(rate(blockscope_copy_to_heap_bytes_total{%(server)s}[$__rate_interval])) / (sum(rate(blockscope_allocated_bytes_total{%(server)s}[$__rate_interval])) > 0)"),
+          editorMode: "code",
+          legendFormat: "young collections a minute from copies",
+          range: true,
+          instant: false,
+        },
+      ],
+      options: {
+        legend: {
+          showLegend: true,
+          displayMode: "table",
+          placement: "bottom",
+          calcs: ["lastNotNull", "max"],
+        },
+        tooltip: {
+          mode: "multi",
+          sort: "desc",
+        },
+      },
+    },
+    {
       id: 40,
       type: "row",
       title: "Bucket cache",
@@ -1931,7 +2176,7 @@ function(config)
         h: 1,
         w: 24,
         x: 0,
-        y: 62,
+        y: 70,
       },
       panels: [],
     },
@@ -1948,7 +2193,7 @@ function(config)
         h: 10,
         w: 8,
         x: 0,
-        y: 63,
+        y: 71,
       },
       fieldConfig: {
         defaults: {
@@ -2028,7 +2273,7 @@ function(config)
         h: 10,
         w: 8,
         x: 8,
-        y: 63,
+        y: 71,
       },
       fieldConfig: {
         defaults: {
@@ -2098,7 +2343,7 @@ function(config)
         h: 4,
         w: 8,
         x: 16,
-        y: 63,
+        y: 71,
       },
       fieldConfig: {
         defaults: {
@@ -2169,7 +2414,7 @@ function(config)
         h: 6,
         w: 8,
         x: 16,
-        y: 67,
+        y: 75,
       },
       fieldConfig: {
         defaults: {
@@ -2240,7 +2485,7 @@ function(config)
         h: 8,
         w: 12,
         x: 0,
-        y: 73,
+        y: 81,
       },
       fieldConfig: {
         defaults: {
@@ -2336,7 +2581,7 @@ function(config)
         h: 8,
         w: 12,
         x: 12,
-        y: 73,
+        y: 81,
       },
       fieldConfig: {
         defaults: {
@@ -2415,7 +2660,7 @@ function(config)
         h: 8,
         w: 24,
         x: 0,
-        y: 81,
+        y: 89,
       },
       fieldConfig: {
         defaults: {
@@ -2481,7 +2726,7 @@ function(config)
         h: 1,
         w: 24,
         x: 0,
-        y: 89,
+        y: 97,
       },
       panels: [],
     },
@@ -2498,7 +2743,7 @@ function(config)
         h: 8,
         w: 12,
         x: 0,
-        y: 90,
+        y: 98,
       },
       fieldConfig: {
         defaults: {
@@ -2582,7 +2827,7 @@ function(config)
         h: 8,
         w: 12,
         x: 12,
-        y: 90,
+        y: 98,
       },
       fieldConfig: {
         defaults: {
@@ -2654,7 +2899,7 @@ function(config)
         h: 7,
         w: 12,
         x: 0,
-        y: 98,
+        y: 106,
       },
       fieldConfig: {
         defaults: {
@@ -2750,7 +2995,7 @@ function(config)
         h: 7,
         w: 12,
         x: 12,
-        y: 98,
+        y: 106,
       },
       fieldConfig: {
         defaults: {
@@ -2834,7 +3079,7 @@ function(config)
         h: 8,
         w: 24,
         x: 0,
-        y: 105,
+        y: 113,
       },
       fieldConfig: {
         defaults: {

@@ -16,8 +16,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
@@ -62,6 +64,11 @@ class DashboardsEndToEndIT {
     private static final Duration READS = Duration.ofSeconds(8);
     /** Panels about HBase's own buffer allocator, which the example server does not have. */
     static final String HBASE_ONLY = "(HBase 2.3+)";
+    /** Panels of series only the hbase2 profile exports (the table and user of a copy). */
+    static final String HBASE = "(HBase)";
+    /** Those series (docs/metrics.md, "Whose copies"): the example server has no table or user. */
+    static final Set<String> HBASE_SERIES =
+            Set.of("blockscope_copy_to_heap_bytes_by_table_total", "blockscope_copy_to_heap_bytes_by_user_total");
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(PrometheusVersion.class)
@@ -200,8 +207,9 @@ class DashboardsEndToEndIT {
         int checked = 0;
         for (GrafanaDashboard dashboard : dashboards) {
             for (GrafanaDashboard.Query query : dashboard.queries()) {
-                if (query.panelTitle().endsWith(HBASE_ONLY)) {
-                    continue; // the example server has no ByteBuffAllocator; hbase-rs-it queries these
+                if (query.panelTitle().endsWith(HBASE_ONLY)
+                        || query.panelTitle().endsWith(HBASE)) {
+                    continue; // the example server has no ByteBuffAllocator nor tables; hbase-rs-it queries these
                 }
                 String expr = PromQl.resolveGrafanaVariables(query.expr(), variables);
                 JsonNode result = query.instant()
@@ -249,6 +257,7 @@ class DashboardsEndToEndIT {
     private static void assertEveryRuleEvaluatedAndEveryRecordingRuleHasSeries(
             PrometheusServer prometheus, String which) {
         List<String> problems = new ArrayList<>();
+        Set<String> hbaseOnly = rulesReading(HBASE_SERIES);
         int rules = 0;
         for (JsonNode group : prometheus.ruleGroups()) {
             for (JsonNode rule : group.path("rules")) {
@@ -259,6 +268,7 @@ class DashboardsEndToEndIT {
                             + rule.path("lastError").asText());
                 }
                 if ("recording".equals(rule.path("type").asText())
+                        && !hbaseOnly.contains(name)
                         && prometheus.query(name).isEmpty()) {
                     problems.add(name + ": no series");
                 }
@@ -268,6 +278,26 @@ class DashboardsEndToEndIT {
                 + RuleFile.recordingRules().rules().size();
         assertEquals(expected, rules, which + ": rules loaded");
         assertEquals(List.of(), problems, which + ": rules that failed or recorded nothing");
+    }
+
+    /**
+     * The recording rules that read {@code series}, directly or through another such rule: empty on a server
+     * without them (hbase-rs-it sees them filled, through the panels that read them).
+     */
+    static Set<String> rulesReading(Set<String> series) {
+        Set<String> reading = new HashSet<>(series);
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (RuleFile.Rule rule : RuleFile.recordingRules().rules()) {
+                if (!reading.contains(rule.name())
+                        && PromQl.metricNames(rule.expr()).stream().anyMatch(reading::contains)) {
+                    grew |= reading.add(rule.name());
+                }
+            }
+        }
+        reading.removeAll(series);
+        return reading;
     }
 
     /**

@@ -49,7 +49,8 @@
       BlockscopeAllocatorPoolDrained: '5m',
       // 0s: the agent counts a buffer as stuck only once it has been out of its pool for leak.age
       // (60 s by default), so the series already holds the condition for a minute; a pool buffer
-      // serves one request for milliseconds. Any further for only delays the alert past
+      // serves one request for milliseconds, and a slow scanner's buffer restarts its age at each
+      // of the scanner's RPCs (probe scanner-shipped). Any further for only delays the alert past
       // leak.age + 60 s after the leak (one 15-60 s scrape plus one rule evaluation already use up
       // most of that minute), and the count never dips while the buffer stays out.
       BlockscopePoolBuffersStuck: '0s',

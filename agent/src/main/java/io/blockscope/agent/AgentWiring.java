@@ -1,10 +1,12 @@
 package io.blockscope.agent;
 
 import io.blockscope.agent.bootstrap.Bridge;
+import io.blockscope.agent.bootstrap.BufferHolders;
 import io.blockscope.agent.bootstrap.Checkouts;
 import io.blockscope.agent.bootstrap.Context;
 import io.blockscope.agent.bootstrap.HeldBuffers;
 import io.blockscope.agent.config.AgentConfig;
+import io.blockscope.agent.instrument.BufferViews;
 import io.blockscope.agent.instrument.DeferredTransformer;
 import io.blockscope.agent.instrument.Instrumenter;
 import io.blockscope.agent.instrument.ProbeCheck;
@@ -63,6 +65,28 @@ final class AgentWiring {
     private AgentWiring() {}
 
     /** @param began {@link System#nanoTime} when {@code premain} or {@code agentmain} was entered */
+    /**
+     * Lets the profile's buffer-touch probes reach the pool's buffers from the views a holder keeps;
+     * without that link they stay off (logged once) and a slow reader's buffer may count as stuck.
+     */
+    private static void touchBuffers(Profile profile, Instrumentation instrumentation) {
+        List<String> fields = new ArrayList<>();
+        for (ProbeSpec probe : profile.probes()) {
+            if (probe instanceof ProbeSpec.BufferTouch) {
+                fields.addAll(((ProbeSpec.BufferTouch) probe).bufferFields());
+            }
+        }
+        if (fields.isEmpty()) {
+            return;
+        }
+        try {
+            BufferHolders.configure(fields.toArray(new String[0]), BufferViews.origin(instrumentation));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            AgentLog.warn("buffer-touch probes off: cannot read a direct buffer's origin on this JDK (" + e
+                    + "); a pool buffer held by a slow reader counts as stuck after leak.age");
+        }
+    }
+
     static void start(AgentRuntime.Setup setup, Instrumentation instrumentation, boolean lateAttach, long began) {
         ClassLoader hostLoader = ClassLoader.getSystemClassLoader();
         DeferredTransformer front = setup.profile().isPresent()
@@ -163,6 +187,7 @@ final class AgentWiring {
             HeldBuffers held = new HeldBuffers(HELD_BUFFER_SLOTS);
             Checkouts.holdBuffers(held);
             metrics.attach(new StuckBuffers(held, config.leakAge()));
+            touchBuffers(profile, instrumentation);
         }
         Bridge.install(recorder, config.leakSample(), config.copySample(), config.copySampleBytes());
         if (profile.tracksContext()) {

@@ -161,6 +161,17 @@ public final class Checkouts {
         blockReturn(tier, matched, buffer);
     }
 
+    /**
+     * {@code holder} (a block a live scanner stands on) is still in use: the pool buffers it lives in
+     * restart their age, so a slow reader's buffer is not counted stuck (see {@link BufferHolders}).
+     */
+    public static void bufferTouch(Object holder) throws Throwable {
+        HeldBuffers held = heldBuffers;
+        if (held != null && holder != null) {
+            BufferHolders.touch(holder, held, System.nanoTime());
+        }
+    }
+
     /** A checkout, sampled 1 in {@code sample} for its hold time and leaks (0: none). */
     private static void checkedOut(int tier, boolean counted, Object block, int sample) {
         CheckoutTable table = checkouts;

@@ -18,6 +18,14 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * take an entry each; a give-back removes the youngest, because a buffer that cycles is younger than
  * one that is stuck. A take whose window is full is not held ({@link #untracked()}); its give-back
  * finds nothing, as does the give-back of a buffer taken before the agent came.
+ *
+ * <p>A holder that is alive can say so: {@link #touched} re-stamps a buffer's entry, so its age
+ * restarts (a slow scanner keeps the block it stands on in one buffer for minutes, and passes by
+ * each time its client asks for more; a leaked buffer is never touched again). Of two entries with
+ * one identity hash a touch re-stamps the youngest, the same one a give-back removes: a touched
+ * buffer is live, and the live one is the younger (after a touch, always). That rule never hides an
+ * older entry of the same hash; it can count a second live buffer of that hash as stuck, only while
+ * both are held past {@code leak.age} at once.
  */
 public final class HeldBuffers {
 
@@ -87,6 +95,38 @@ public final class HeldBuffers {
                 return; // not held (untracked, or taken before the agent came), or removed
             }
             // another give-back of the same hash took that entry first: look again
+        }
+    }
+
+    /** {@code buffer}'s holder used it at {@code nanoTime}: its age restarts; nothing if it is not held. */
+    public void touched(Object buffer, long nanoTime) {
+        touched(System.identityHashCode(buffer), nanoTime);
+    }
+
+    /** {@link #touched(Object, long)} by identity hash. */
+    void touched(int hash, long nanoTime) {
+        long stamp = ((long) hash << 32) | tick(nanoTime) | 1L;
+        int home = spread(hash);
+        while (true) {
+            int youngestSlot = -1;
+            long youngest = 0L;
+            for (int i = 0; i < PROBES; i++) {
+                int slot = (home + i) & mask;
+                long entry = slots.get(slot);
+                if (entry != 0L
+                        && (int) (entry >>> 32) == hash
+                        && (youngest == 0L || ticksBetween(youngest, entry) > 0)) {
+                    youngest = entry;
+                    youngestSlot = slot;
+                }
+            }
+            if (youngestSlot < 0 || ticksBetween(youngest, stamp) <= 0) {
+                return; // not held, or stamped at this tick already (or later, by a racing touch)
+            }
+            if (slots.compareAndSet(youngestSlot, youngest, stamp)) {
+                return;
+            }
+            // given back or re-stamped meanwhile: look again
         }
     }
 

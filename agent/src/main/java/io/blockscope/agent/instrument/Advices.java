@@ -82,6 +82,16 @@ final class Advices {
         }
     }
 
+    /** A live holder passed by its block: the pool buffers it lives in restart their age. */
+    static final class BufferTouch {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@ProbeCondition boolean when, @ProbeValue Object holder) throws Throwable {
+            if (when) {
+                Checkouts.bufferTouch(holder);
+            }
+        }
+    }
+
     static final class Copy {
         @Advice.OnMethodExit(suppress = Throwable.class)
         static void exit(

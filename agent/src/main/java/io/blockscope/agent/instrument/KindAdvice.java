@@ -71,6 +71,11 @@ final class KindAdvice implements ProbeSpec.Visitor<Advice> {
     }
 
     @Override
+    public Advice bufferTouch(ProbeSpec.BufferTouch probe) {
+        return when(value(probe.value(), Object.class), probe.when()).to(Advices.BufferTouch.class);
+    }
+
+    @Override
     public Advice receiver(ProbeSpec.Receiver probe) {
         return common.to(Advices.Receiver.class);
     }

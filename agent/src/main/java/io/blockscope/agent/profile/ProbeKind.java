@@ -24,6 +24,12 @@ public enum ProbeKind {
     /** A pooled buffer given back to its pool: {@code value} is the buffer a {@link #BUFFER_TAKE} took. */
     BUFFER_RETURN("buffer-return"),
     /**
+     * A holder of pooled buffers is still in use (a scanner passing by the block it stands on):
+     * {@code value} is the holder, and the buffers it keeps, reached through its field named by
+     * {@code buffer}, restart their age, so they are not counted stuck while their holder lives.
+     */
+    BUFFER_TOUCH("buffer-touch"),
+    /**
      * A copy onto the heap: {@code value} is the number of bytes copied. Needs a component, or
      * {@code "door"}: then it counts only inside a {@link #COPY_DOOR}, under that door's component.
      */

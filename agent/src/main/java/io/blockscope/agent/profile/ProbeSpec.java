@@ -62,6 +62,8 @@ public abstract class ProbeSpec {
 
         R heapFallback(HeapFallback probe);
 
+        R bufferTouch(BufferTouch probe);
+
         R context(ContextProbe probe);
     }
 
@@ -401,6 +403,44 @@ public abstract class ProbeSpec {
         /** The reason's inputs and the allocator's scrape-time figures (every field optional). */
         public PoolSpec pool() {
             return pool;
+        }
+    }
+
+    /** A holder of pooled buffers in use (see {@link ProbeKind#BUFFER_TOUCH}). */
+    public static final class BufferTouch extends ProbeSpec {
+        private final ValueRef holder;
+        private final Condition when;
+        private final List<String> bufferFields;
+
+        public BufferTouch(Target target, ValueRef holder, Condition when, List<String> bufferFields) {
+            super(target);
+            this.holder = holder;
+            this.when = when;
+            this.bufferFields = List.copyOf(bufferFields);
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.bufferTouch(this);
+        }
+
+        @Override
+        public ProbeKind kind() {
+            return ProbeKind.BUFFER_TOUCH;
+        }
+
+        /** The holder whose buffers are touched. */
+        public ValueRef value() {
+            return holder;
+        }
+
+        public Condition when() {
+            return when;
+        }
+
+        /** The holder's fields that may keep its buffer, tried in order (releases name it differently). */
+        public List<String> bufferFields() {
+            return bufferFields;
         }
     }
 

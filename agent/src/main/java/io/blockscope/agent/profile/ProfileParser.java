@@ -39,17 +39,18 @@ public final class ProfileParser {
     private static final Set<String> PROFILE_FIELDS = Set.of("name", "description", "detect", "siteSkip", "probes");
     private static final Set<String> COMMON_FIELDS = Set.of("name", "kind", "types", "methods", "alternatives");
     /** The fields each kind reads besides the common ones; another kind's field is a mistake. */
-    private static final Map<ProbeKind, Set<String>> KIND_FIELDS = Map.of(
-            ProbeKind.BLOCK_GET, Set.of("value", "when", "counted", "checkout", "tier"),
-            ProbeKind.BLOCK_RETURN, Set.of("value", "when", "returns", "tier"),
-            ProbeKind.BUFFER_TAKE, Set.of("value", "when", "tier"),
-            ProbeKind.BUFFER_RETURN, Set.of("value", "when", "tier"),
-            ProbeKind.COPY, Set.of("value", "when", "component"),
-            ProbeKind.COPY_DOOR, Set.of("component", "names", "design"),
-            ProbeKind.OCCUPANCY, Set.of("value", "occupancy"),
-            ProbeKind.RECEIVER, Set.of(),
-            ProbeKind.HEAP_FALLBACK, Set.of("value", "when", "pool"),
-            ProbeKind.CONTEXT, Set.of("value", "role", "user"));
+    private static final Map<ProbeKind, Set<String>> KIND_FIELDS = Map.ofEntries(
+            Map.entry(ProbeKind.BLOCK_GET, Set.of("value", "when", "counted", "checkout", "tier")),
+            Map.entry(ProbeKind.BLOCK_RETURN, Set.of("value", "when", "returns", "tier")),
+            Map.entry(ProbeKind.BUFFER_TAKE, Set.of("value", "when", "tier")),
+            Map.entry(ProbeKind.BUFFER_RETURN, Set.of("value", "when", "tier")),
+            Map.entry(ProbeKind.BUFFER_TOUCH, Set.of("value", "when", "buffer")),
+            Map.entry(ProbeKind.COPY, Set.of("value", "when", "component")),
+            Map.entry(ProbeKind.COPY_DOOR, Set.of("component", "names", "design")),
+            Map.entry(ProbeKind.OCCUPANCY, Set.of("value", "occupancy")),
+            Map.entry(ProbeKind.RECEIVER, Set.of()),
+            Map.entry(ProbeKind.HEAP_FALLBACK, Set.of("value", "when", "pool")),
+            Map.entry(ProbeKind.CONTEXT, Set.of("value", "role", "user")));
 
     private static final Set<String> PROBE_FIELDS = Stream.concat(
                     COMMON_FIELDS.stream(), KIND_FIELDS.values().stream().flatMap(Set::stream))
@@ -206,6 +207,17 @@ public final class ProfileParser {
                         condition(node, "when", where),
                         true,
                         true);
+            case BUFFER_TOUCH:
+                List<String> bufferFields = strings(node, "buffer", where);
+                if (bufferFields.isEmpty()) {
+                    throw new IllegalArgumentException(where + ": buffer must name the holder's field(s) that keep"
+                            + " its buffer, e.g. [\"bufWithoutChecksum\", \"buf\"]");
+                }
+                return new ProbeSpec.BufferTouch(
+                        target,
+                        required(node, kind, where, "the holder, e.g. this.curBlock"),
+                        condition(node, "when", where),
+                        bufferFields);
             case COPY:
                 return new ProbeSpec.Copy(
                         target,

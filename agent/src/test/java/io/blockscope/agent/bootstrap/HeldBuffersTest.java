@@ -120,4 +120,99 @@ class HeldBuffersTest {
         assertEquals(threads * kept, held.held() + held.untracked());
         assertEquals(threads * kept, held.olderThan(T0 + 61 * SECOND, AGE) + held.untracked());
     }
+
+    @Test
+    void aTouchedBufferIsNeverStuckWhileItsHolderPassesBy() {
+        // a slow scanner: one block held for 10 minutes, its scanner shipped every 7 s
+        HeldBuffers held = new HeldBuffers(64);
+        Object buffer = new Object();
+        held.taken(buffer, T0);
+        for (long t = T0 + 7 * SECOND; t < T0 + 600 * SECOND; t += 7 * SECOND) {
+            held.touched(buffer, t);
+            assertEquals(0, held.olderThan(t + 59 * SECOND, AGE));
+        }
+        assertEquals(1, held.olderThan(T0 + 700 * SECOND, AGE), "no longer touched: stuck again");
+        held.given(buffer);
+        assertEquals(0, held.held());
+    }
+
+    @Test
+    void aTouchOfABufferNotHeldChangesNothing() {
+        HeldBuffers held = new HeldBuffers(64);
+        Object stuck = new Object();
+        held.taken(stuck, T0);
+        held.touched(new Object(), T0 + 100 * SECOND); // a heap block, or a BucketCache buffer
+        assertEquals(1, held.held());
+        assertEquals(1, held.olderThan(T0 + 100 * SECOND, AGE));
+    }
+
+    @Test
+    void aTouchNeverMovesAnEntryBack() {
+        HeldBuffers held = new HeldBuffers(64);
+        held.taken(7, T0 + 100 * SECOND);
+        held.touched(7, T0); // a touch that read its clock before the take
+        assertEquals(0, held.olderThan(T0 + 159 * SECOND, AGE));
+    }
+
+    @Test
+    void ofTwoBuffersWithOneHashTheTouchRestampsTheYoungestAndNeverHidesTheOlder() {
+        HeldBuffers held = new HeldBuffers(64);
+        held.taken(42, T0); // leaked
+        held.taken(42, T0 + 30 * SECOND); // live, its scanner ships every 7 s
+        for (long t = T0 + 37 * SECOND; t < T0 + 300 * SECOND; t += 7 * SECOND) {
+            held.touched(42, t);
+            assertEquals(t > T0 + 60 * SECOND ? 1 : 0, held.olderThan(t, AGE), "only the leaked one, at " + t);
+        }
+        held.given(42); // the scanner closes: the live one goes
+        assertEquals(1, held.held());
+        assertEquals(1, held.olderThan(T0 + 300 * SECOND, AGE));
+    }
+
+    @Test
+    void touchesRacingGiveBacksNeitherResurrectNorLoseEntries() throws Exception {
+        HeldBuffers held = new HeldBuffers(1 << 15);
+        int threads = 4;
+        int rounds = 20_000;
+        List<Object> kept = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            Object buffer = new Object();
+            kept.add(buffer);
+            held.taken(buffer, T0);
+        }
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> workers = new ArrayList<>();
+        for (int w = 0; w < threads; w++) {
+            int worker = w;
+            Thread thread = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < rounds; i++) {
+                    if (worker % 2 == 0) {
+                        // a holder: take, touch it (and the kept ones), give it back
+                        Object buffer = new Object();
+                        held.taken(buffer, T0 + i);
+                        held.touched(buffer, T0 + 100 * SECOND);
+                        held.touched(kept.get(i % kept.size()), T0 + 100 * SECOND);
+                        held.given(buffer);
+                    } else {
+                        held.touched(kept.get(i % kept.size()), T0 + 100 * SECOND);
+                    }
+                }
+            });
+            thread.start();
+            workers.add(thread);
+        }
+        start.countDown();
+        for (Thread thread : workers) {
+            thread.join();
+        }
+        assertEquals(kept.size() + held.untracked(), held.held() + held.untracked());
+        assertEquals(0, held.olderThan(T0 + 159 * SECOND, AGE), "every kept buffer was touched at 100 s");
+        assertEquals(kept.size(), held.olderThan(T0 + 161 * SECOND, AGE));
+        kept.forEach(held::given);
+        assertEquals(0, held.held());
+    }
 }

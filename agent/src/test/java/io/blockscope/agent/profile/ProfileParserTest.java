@@ -257,7 +257,7 @@ class ProfileParserTest {
         assertError("{\"name\": \"x\"}", "profile t: probes must be a non-empty array");
         assertError(
                 probe("\"kind\": \"block-gte\""),
-                "profile t: probe 'p': kind: unknown kind 'block-gte'; accepted: block-get, block-return, buffer-take, buffer-return, copy, copy-door, occupancy");
+                "profile t: probe 'p': kind: unknown kind 'block-gte'; accepted: block-get, block-return, buffer-take, buffer-return, buffer-touch, copy, copy-door, occupancy");
         assertError(
                 probe("\"kind\": \"block-get\", \"types\": [\"a.B\"], \"methods\": [\"get\"]"),
                 "profile t: probe 'p': a block-get probe needs a tier");

@@ -77,22 +77,14 @@ public final class HeldBuffers {
 
     /** {@link #given(Object)} by identity hash. */
     void given(int hash) {
-        int home = spread(hash);
         while (true) {
-            int youngestSlot = -1;
-            long youngest = 0L;
-            for (int i = 0; i < PROBES; i++) {
-                int slot = (home + i) & mask;
-                long entry = slots.get(slot);
-                if (entry != 0L
-                        && (int) (entry >>> 32) == hash
-                        && (youngest == 0L || ticksBetween(youngest, entry) > 0)) {
-                    youngest = entry;
-                    youngestSlot = slot;
-                }
+            int slot = youngestSlot(hash);
+            if (slot < 0) {
+                return; // not held (untracked, or taken before the agent came)
             }
-            if (youngestSlot < 0 || slots.compareAndSet(youngestSlot, youngest, 0L)) {
-                return; // not held (untracked, or taken before the agent came), or removed
+            long youngest = slots.get(slot);
+            if (isOf(youngest, hash) && slots.compareAndSet(slot, youngest, 0L)) {
+                return;
             }
             // another give-back of the same hash took that entry first: look again
         }
@@ -106,28 +98,43 @@ public final class HeldBuffers {
     /** {@link #touched(Object, long)} by identity hash. */
     void touched(int hash, long nanoTime) {
         long stamp = ((long) hash << 32) | tick(nanoTime) | 1L;
-        int home = spread(hash);
         while (true) {
-            int youngestSlot = -1;
-            long youngest = 0L;
-            for (int i = 0; i < PROBES; i++) {
-                int slot = (home + i) & mask;
-                long entry = slots.get(slot);
-                if (entry != 0L
-                        && (int) (entry >>> 32) == hash
-                        && (youngest == 0L || ticksBetween(youngest, entry) > 0)) {
-                    youngest = entry;
-                    youngestSlot = slot;
-                }
+            int slot = youngestSlot(hash);
+            if (slot < 0) {
+                return; // not held
             }
-            if (youngestSlot < 0 || ticksBetween(youngest, stamp) <= 0) {
-                return; // not held, or stamped at this tick already (or later, by a racing touch)
+            long youngest = slots.get(slot);
+            if (isOf(youngest, hash) && ticksBetween(youngest, stamp) <= 0) {
+                return; // stamped at this tick already (or later, by a racing touch)
             }
-            if (slots.compareAndSet(youngestSlot, youngest, stamp)) {
+            if (isOf(youngest, hash) && slots.compareAndSet(slot, youngest, stamp)) {
                 return;
             }
             // given back or re-stamped meanwhile: look again
         }
+    }
+
+    /**
+     * The slot of the youngest entry of {@code hash} (the one a give-back removes and a touch
+     * re-stamps: a buffer that cycles is younger than one that is stuck), or -1 when none is held.
+     */
+    private int youngestSlot(int hash) {
+        int home = spread(hash);
+        int youngestSlot = -1;
+        long youngest = 0L;
+        for (int i = 0; i < PROBES; i++) {
+            int slot = (home + i) & mask;
+            long entry = slots.get(slot);
+            if (isOf(entry, hash) && (youngest == 0L || ticksBetween(youngest, entry) > 0)) {
+                youngest = entry;
+                youngestSlot = slot;
+            }
+        }
+        return youngestSlot;
+    }
+
+    private static boolean isOf(long entry, int hash) {
+        return entry != 0L && (int) (entry >>> 32) == hash;
     }
 
     /** Buffers out now that were taken more than {@code ageNanos} before {@code nowNanos}. */

@@ -91,6 +91,17 @@ class ThanosTopologyIT {
      */
     private static final String SCRAPES_THEMSELVES = "blockscope_scrape_duration_seconds";
 
+    /**
+     * Quantiles of the idle servers' GC pauses, raw or recorded: a handful of pauses in the window, so one
+     * pause that falls between two scrapers' moments, or between two servers' rule evaluations, moves a
+     * p99 by tens of percent (0.067 s against 0.084 s seen). Their series are compared, not their values;
+     * the pause counts and rates are compared by value (and are what the settled instants are chosen by).
+     */
+    private static boolean gcPauseQuantile(String expr) {
+        return expr.contains("gc_pause_seconds")
+                && (expr.contains("histogram_quantile") || expr.contains("gc_pause_seconds:p"));
+    }
+
     private static final AnswerComparison SAME_SERIES =
             new AnswerComparison(Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, Set.of("replica"));
 
@@ -324,7 +335,7 @@ class ThanosTopologyIT {
                     String expr = PromQl.resolveGrafanaVariables(query.expr(), variables);
                     JsonNode expected = single.query(expr, at, true);
                     JsonNode actual = thanosQuery.query(expr, at, true);
-                    boolean seriesOnly = expr.contains(SCRAPES_THEMSELVES);
+                    boolean seriesOnly = expr.contains(SCRAPES_THEMSELVES) || gcPauseQuantile(expr);
                     AnswerComparison.Outcome outcome = (seriesOnly ? SAME_SERIES : SAME).compare(expected, actual);
                     if (seriesOnly) {
                         seriesCompared++;
@@ -350,8 +361,8 @@ class ThanosTopologyIT {
         assertTrue(withData > compared / 2, "only " + withData + " of " + compared + " queries had data");
         System.out.printf(
                 "[thanos] all %d dashboard queries (%d with data) answer through Thanos Query as on one Prometheus;"
-                        + " largest relative difference %.2f %% (allowed %d %%), %s; %d of them (scrape duration)"
-                        + " compared by series only%n",
+                        + " largest relative difference %.2f %% (allowed %d %%), %s; %d of them (scrape duration, GC"
+                        + " pause quantiles) compared by series only%n",
                 compared, withData, worst * 100, TOLERANCE_PERCENT, worstWhere, seriesCompared);
     }
 

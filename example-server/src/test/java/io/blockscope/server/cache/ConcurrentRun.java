@@ -29,6 +29,7 @@ public final class ConcurrentRun {
                             step.accept(random);
                         }
                     } catch (Throwable t) {
+                        // A worker's AssertionError must fail the test, not die with its thread.
                         failures.add(t);
                         stop.set(true);
                     }

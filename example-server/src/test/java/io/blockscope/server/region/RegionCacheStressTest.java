@@ -156,6 +156,7 @@ class RegionCacheStressTest {
                 }
             }
         } catch (Throwable t) {
+            // Handed to the test thread: an AssertionError here must fail the test.
             failure.compareAndSet(null, t);
         }
     }
@@ -178,6 +179,7 @@ class RegionCacheStressTest {
                 cache.evictBlocksByFile("churn");
             }
         } catch (Throwable t) {
+            // Handed to the test thread: an AssertionError here must fail the test.
             failure.compareAndSet(null, t);
         }
     }

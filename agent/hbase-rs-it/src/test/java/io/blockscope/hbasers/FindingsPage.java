@@ -39,7 +39,8 @@ final class FindingsPage {
                 "HBase's own code (filters, comparators, column interpreters, version trackers, Append) makes",
                 "Findings in HBase's security coprocessors, which need a RegionServer that loads them, are on"
                         + " [their own page](hbase-findings-security.md); what HBase's code leaks, on"
-                        + " [hbase-findings-leaks.md](hbase-findings-leaks.md)."),
+                        + " [hbase-findings-leaks.md](hbase-findings-leaks.md).",
+                List.of(RegionServerFindings25Test.RELEASE, RegionServerFindings24Test.RELEASE)),
         SECURITY(
                 "docs/hbase-findings-security.md",
                 RegionServerSecurityFeaturesTest.class,
@@ -47,26 +48,43 @@ final class FindingsPage {
                 "HBase's security coprocessors (the AccessController's `AccessControlFilter`, the"
                         + " VisibilityController's `VisibilityLabelFilter`, loaded as HBase's reference guide loads"
                         + " them, authorization on) make",
-                "The findings in the rest of HBase's code are on [their own page](hbase-findings.md).");
+                "The findings in the rest of HBase's code are on [their own page](hbase-findings.md).",
+                List.of());
 
         final String page;
         final String testClass;
         final String heading;
         final String scope;
         final String elsewhere;
+        /** The other releases every finding of the page is measured on, each on its own page. */
+        final List<String> alsoMeasured;
 
-        Source(String page, Class<?> test, String heading, String scope, String elsewhere) {
+        Source(String page, Class<?> test, String heading, String scope, String elsewhere, List<String> alsoMeasured) {
             this.page = page;
             this.testClass = test.getSimpleName();
             this.heading = heading;
             this.scope = scope;
             this.elsewhere = elsewhere;
+            this.alsoMeasured = alsoMeasured;
+        }
+
+        /** "2.5.11 ([page](...)) and 2.4.18 ([page](...))", or "" when none. */
+        String alsoMeasuredLinks() {
+            return alsoMeasured.stream()
+                    .map(r -> "[" + r + "]("
+                            + Path.of(ReleaseFindingsPage.path(r)).getFileName() + ")")
+                    .collect(Collectors.joining(" and "));
         }
 
         String command() {
-            return "mvn -B -ntp -pl agent/hbase-rs-it -am verify -Dtest=" + testClass + " \\\n"
-                    + "    -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=NONE -Dfailsafe.failIfNoSpecifiedTests=false";
+            return FindingsPage.command(testClass);
         }
+    }
+
+    /** The command that runs {@code testClass} alone, as the pages quote it. */
+    static String command(String testClass) {
+        return "mvn -B -ntp -pl agent/hbase-rs-it -am verify -Dtest=" + testClass + " \\\n"
+                + "    -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=NONE -Dfailsafe.failIfNoSpecifiedTests=false";
     }
 
     /** One parameter value: how many units the read handed the code, the bytes counted and predicted. */
@@ -147,6 +165,11 @@ final class FindingsPage {
                 .append("\n# after a change that moves a figure: the same with -Dblockscope.features.update=true,"
                         + " then commit\n```\n\n")
                 .append(source.elsewhere)
+                .append(
+                        source.alsoMeasured.isEmpty()
+                                ? ""
+                                : " The same runs on " + source.alsoMeasuredLinks() + " RegionServers find every"
+                                        + " copy below with the same figures, at their releases' own source lines.")
                 .append("\n\n");
         out.append("| finding | verdict | bytes copied, as measured | site the agent names | zero-copy today |\n");
         out.append("|---|---|---|---|---|\n");
@@ -238,6 +261,7 @@ final class FindingsPage {
             out.append("**Title:** ").append(f.reportTitle).append("\n\n");
             out.append("**Affected versions:** ")
                     .append(release)
+                    .append(source.alsoMeasured.isEmpty() ? "" : ", " + String.join(", ", source.alsoMeasured))
                     .append(" (measured); ")
                     .append(f.elsewhere)
                     .append("\n\n");
@@ -302,7 +326,7 @@ final class FindingsPage {
                 .toPlainString();
     }
 
-    private static String code(String sites) {
+    static String code(String sites) {
         return sites.isEmpty() ? "—" : "`" + sites.replace(", ", "`, `") + "`";
     }
 

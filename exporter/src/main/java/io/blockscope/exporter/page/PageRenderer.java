@@ -23,7 +23,7 @@ final class PageRenderer {
      * Where the runbook shows the calls that read an offheap cell in place: this endpoint's own copy
      * (relative, so it works behind any host name, TLS or proxy prefix the page was opened with).
      */
-    static final String RUNBOOK_COPY = Runbooks.PATH.substring(1) + "#blockscopehotcopypath";
+    static final String RUNBOOK_COPY = Documents.RUNBOOKS.path.substring(1) + "#blockscopehotcopypath";
 
     private PageRenderer() {}
 

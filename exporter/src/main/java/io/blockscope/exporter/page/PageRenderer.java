@@ -272,41 +272,53 @@ final class PageRenderer {
                     .append("</p></section>");
             return;
         }
-        if (!view.tables.isEmpty()) {
-            html.append("<table id=\"copy-tables\"><tr><th>table</th><th>component</th><th>bytes/s</th>")
-                    .append("<th>of heap alloc.</th></tr>");
-            for (int i = 0; i < Math.min(OWNER_ROWS, view.tables.size()); i++) {
-                ReadPathView.Owner t = view.tables.get(i);
-                html.append("<tr class=\"table\"><td class=\"name\">")
-                        .append(Html.escape(t.name))
-                        .append("</td><td>")
-                        .append(Html.escape(t.component))
-                        .append("</td><td class=\"num rate\">")
-                        .append(Format.bytes(t.bytesPerSecond))
-                        .append("/s</td>")
-                        .append(share(view.price, t.bytesPerSecond))
-                        .append("</tr>");
-            }
-            html.append("</table>");
-        }
-        if (!view.users.isEmpty()) {
-            html.append("<table id=\"copy-users\"><tr><th>user</th><th>bytes/s</th><th>of heap alloc.</th></tr>");
-            for (int i = 0; i < Math.min(OWNER_ROWS, view.users.size()); i++) {
-                ReadPathView.Owner u = view.users.get(i);
-                html.append("<tr class=\"user\"><td class=\"name\">")
-                        .append(Html.escape(u.name))
-                        .append("</td><td class=\"num rate\">")
-                        .append(Format.bytes(u.bytesPerSecond))
-                        .append("/s</td>")
-                        .append(share(view.price, u.bytesPerSecond))
-                        .append("</tr>");
-            }
-            html.append("</table>");
-        }
+        ownerTable("copy-tables", "table", true, view.tables, view.price, html);
+        ownerTable("copy-users", "user", false, view.users, view.price, html);
         html.append("<p class=\"muted\">Every copy counted, not sampled. <code>(none)</code>: outside any table")
                 .append(" or call; <code>(compaction)</code>, <code>(flush)</code>: the server's own work;")
                 .append(
                         " <code>other</code>: past the agent's <code>tables</code>/<code>users</code> cap.</p></section>");
+    }
+
+    /**
+     * One "who copies" table (nothing when {@code owners} is empty): a row of class {@code kind} per owner,
+     * its cell component when {@code components}, its rate and its share of heap allocation.
+     */
+    private static void ownerTable(
+            String id,
+            String kind,
+            boolean components,
+            List<ReadPathView.Owner> owners,
+            Price price,
+            StringBuilder html) {
+        if (owners.isEmpty()) {
+            return;
+        }
+        html.append("<table id=\"")
+                .append(id)
+                .append("\"><tr><th>")
+                .append(kind)
+                .append("</th>");
+        if (components) {
+            html.append("<th>component</th>");
+        }
+        html.append("<th>bytes/s</th><th>of heap alloc.</th></tr>");
+        for (int i = 0; i < Math.min(OWNER_ROWS, owners.size()); i++) {
+            ReadPathView.Owner o = owners.get(i);
+            html.append("<tr class=\"")
+                    .append(kind)
+                    .append("\"><td class=\"name\">")
+                    .append(Html.escape(o.name));
+            if (components) {
+                html.append("</td><td>").append(Html.escape(o.component));
+            }
+            html.append("</td><td class=\"num rate\">")
+                    .append(Format.bytes(o.bytesPerSecond))
+                    .append("/s</td>")
+                    .append(share(price, o.bytesPerSecond))
+                    .append("</tr>");
+        }
+        html.append("</table>");
     }
 
     private static void leaks(ReadPathView view, StringBuilder html) {

@@ -140,13 +140,7 @@ final class PageRenderer {
         html.append("<section id=\"copy\"><h2>Top copy sites</h2>");
         List<ReadPathView.Site> sites = view.copySites;
         if (sites.isEmpty()) {
-            html.append("<p class=\"muted\">")
-                    .append(
-                            view.hasRates
-                                    ? "No copies onto the heap in the last "
-                                            + Format.duration(Math.round(view.rateWindowSeconds * 1000)) + "."
-                                    : "Measuring.")
-                    .append("</p></section>");
+            noCopies(view, html);
             return;
         }
         double top = sites.get(0).bytesPerSecond;
@@ -256,6 +250,17 @@ final class PageRenderer {
                 .append(" any allocated byte does.</p></section>");
     }
 
+    /** Ends a copy section that has nothing to list: none in the rate window, or no rates yet. */
+    private static void noCopies(ReadPathView view, StringBuilder html) {
+        html.append("<p class=\"muted\">")
+                .append(
+                        view.hasRates
+                                ? "No copies onto the heap in the last "
+                                        + Format.duration(Math.round(view.rateWindowSeconds * 1000)) + "."
+                                : "Measuring.")
+                .append("</p></section>");
+    }
+
     /** Who copies: the top tables (per cell component) and users, exact counts, where the agent exports them. */
     private static void owners(ReadPathView view, StringBuilder html) {
         if (!view.hasOwners) {
@@ -263,13 +268,7 @@ final class PageRenderer {
         }
         html.append("<section id=\"owners\"><h2>Who copies</h2>");
         if (view.tables.isEmpty() && view.users.isEmpty()) {
-            html.append("<p class=\"muted\">")
-                    .append(
-                            view.hasRates
-                                    ? "No copies onto the heap in the last "
-                                            + Format.duration(Math.round(view.rateWindowSeconds * 1000)) + "."
-                                    : "Measuring.")
-                    .append("</p></section>");
+            noCopies(view, html);
             return;
         }
         ownerTable("copy-tables", "table", true, view.tables, view.price, html);

@@ -108,20 +108,16 @@ public final class LivePage {
         }
     }
 
-    /** The runbooks, as a page ({@link Runbooks}): where the page's and the alerts' runbook links go. */
-    public static final String RUNBOOKS = Runbooks.PATH;
+    /** The runbooks, as a page ({@link Documents}): where the page's and the alerts' runbook links go. */
+    public static final String RUNBOOKS = Documents.RUNBOOKS.path;
     /** HBase's own copies, confirmed on real RegionServers ({@link Findings}): where a site's finding link goes. */
-    public static final String FINDINGS = Findings.PATH;
+    public static final String FINDINGS = Documents.FINDINGS.path;
 
-    public static final String FINDINGS_SECURITY = Findings.SECURITY_PATH;
+    public static final String FINDINGS_SECURITY = Documents.FINDINGS_SECURITY.path;
 
     /** True for the paths this page serves. */
     public static boolean serves(String path) {
-        return PAGE.equals(path)
-                || FRAGMENT.equals(path)
-                || SCRIPT.equals(path)
-                || RUNBOOKS.equals(path)
-                || Findings.serves(path);
+        return PAGE.equals(path) || FRAGMENT.equals(path) || SCRIPT.equals(path) || Documents.at(path) != null;
     }
 
     /** The reply for {@code path}, or null when it is not one of the page's paths. Never throws. */
@@ -130,11 +126,9 @@ public final class LivePage {
             if (SCRIPT.equals(path)) {
                 return new Reply(200, "text/javascript; charset=utf-8", Script.BYTES);
             }
-            if (RUNBOOKS.equals(path)) {
-                return Runbooks.reply(); // static text: no sampling
-            }
-            if (Findings.serves(path)) {
-                return Findings.reply(path); // static text too
+            PackagedPage document = Documents.at(path);
+            if (document != null) {
+                return document.reply(); // static text: no sampling
             }
             if (!PAGE.equals(path) && !FRAGMENT.equals(path)) {
                 return null;

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.commonmark.Extension;
 import org.commonmark.ext.gfm.tables.TablesExtension;
 import org.commonmark.ext.heading.anchor.HeadingAnchorExtension;
@@ -43,17 +44,15 @@ final class MarkdownHtml {
      * The documents this endpoint serves, by their file name in docs/: a relative link to one of them
      * becomes a link to its path here (relative, so it works behind any prefix).
      */
-    private static final Map<String, String> SERVED = Map.of(
-            "runbooks.md", Runbooks.PATH.substring(1),
-            "hbase-findings.md", Findings.PATH.substring(1),
-            "hbase-findings-security.md", Findings.SECURITY_PATH.substring(1));
+    private static final Map<String, String> SERVED =
+            Documents.ALL.stream().collect(Collectors.toUnmodifiableMap(d -> d.resource, d -> d.path.substring(1)));
 
     /** A section's fragment: only what a heading id or a generated anchor is made of. */
     private static final Pattern FRAGMENT = Pattern.compile("#[A-Za-z0-9_-]*");
 
     private MarkdownHtml() {}
 
-    /** The document as HTML (a sequence of block elements). The caller keeps the result: see Runbooks. */
+    /** The document as HTML (a sequence of block elements). The caller keeps the result: see PackagedPage. */
     static String render(String markdown) {
         return RENDERER.render(PARSER.parse(markdown));
     }

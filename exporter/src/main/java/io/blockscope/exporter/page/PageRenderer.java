@@ -23,7 +23,7 @@ final class PageRenderer {
      * Where the runbook shows the calls that read an offheap cell in place: this endpoint's own copy
      * (relative, so it works behind any host name, TLS or proxy prefix the page was opened with).
      */
-    static final String RUNBOOK_COPY = Runbooks.PATH.substring(1) + "#blockscopehotcopypath";
+    static final String RUNBOOK_COPY = Documents.RUNBOOKS.path.substring(1) + "#blockscopehotcopypath";
 
     private PageRenderer() {}
 
@@ -140,13 +140,7 @@ final class PageRenderer {
         html.append("<section id=\"copy\"><h2>Top copy sites</h2>");
         List<ReadPathView.Site> sites = view.copySites;
         if (sites.isEmpty()) {
-            html.append("<p class=\"muted\">")
-                    .append(
-                            view.hasRates
-                                    ? "No copies onto the heap in the last "
-                                            + Format.duration(Math.round(view.rateWindowSeconds * 1000)) + "."
-                                    : "Measuring.")
-                    .append("</p></section>");
+            noCopies(view, html);
             return;
         }
         double top = sites.get(0).bytesPerSecond;
@@ -256,6 +250,17 @@ final class PageRenderer {
                 .append(" any allocated byte does.</p></section>");
     }
 
+    /** Ends a copy section that has nothing to list: none in the rate window, or no rates yet. */
+    private static void noCopies(ReadPathView view, StringBuilder html) {
+        html.append("<p class=\"muted\">")
+                .append(
+                        view.hasRates
+                                ? "No copies onto the heap in the last "
+                                        + Format.duration(Math.round(view.rateWindowSeconds * 1000)) + "."
+                                : "Measuring.")
+                .append("</p></section>");
+    }
+
     /** Who copies: the top tables (per cell component) and users, exact counts, where the agent exports them. */
     private static void owners(ReadPathView view, StringBuilder html) {
         if (!view.hasOwners) {
@@ -263,50 +268,56 @@ final class PageRenderer {
         }
         html.append("<section id=\"owners\"><h2>Who copies</h2>");
         if (view.tables.isEmpty() && view.users.isEmpty()) {
-            html.append("<p class=\"muted\">")
-                    .append(
-                            view.hasRates
-                                    ? "No copies onto the heap in the last "
-                                            + Format.duration(Math.round(view.rateWindowSeconds * 1000)) + "."
-                                    : "Measuring.")
-                    .append("</p></section>");
+            noCopies(view, html);
             return;
         }
-        if (!view.tables.isEmpty()) {
-            html.append("<table id=\"copy-tables\"><tr><th>table</th><th>component</th><th>bytes/s</th>")
-                    .append("<th>of heap alloc.</th></tr>");
-            for (int i = 0; i < Math.min(OWNER_ROWS, view.tables.size()); i++) {
-                ReadPathView.Owner t = view.tables.get(i);
-                html.append("<tr class=\"table\"><td class=\"name\">")
-                        .append(Html.escape(t.name))
-                        .append("</td><td>")
-                        .append(Html.escape(t.component))
-                        .append("</td><td class=\"num rate\">")
-                        .append(Format.bytes(t.bytesPerSecond))
-                        .append("/s</td>")
-                        .append(share(view.price, t.bytesPerSecond))
-                        .append("</tr>");
-            }
-            html.append("</table>");
-        }
-        if (!view.users.isEmpty()) {
-            html.append("<table id=\"copy-users\"><tr><th>user</th><th>bytes/s</th><th>of heap alloc.</th></tr>");
-            for (int i = 0; i < Math.min(OWNER_ROWS, view.users.size()); i++) {
-                ReadPathView.Owner u = view.users.get(i);
-                html.append("<tr class=\"user\"><td class=\"name\">")
-                        .append(Html.escape(u.name))
-                        .append("</td><td class=\"num rate\">")
-                        .append(Format.bytes(u.bytesPerSecond))
-                        .append("/s</td>")
-                        .append(share(view.price, u.bytesPerSecond))
-                        .append("</tr>");
-            }
-            html.append("</table>");
-        }
+        ownerTable("copy-tables", "table", true, view.tables, view.price, html);
+        ownerTable("copy-users", "user", false, view.users, view.price, html);
         html.append("<p class=\"muted\">Every copy counted, not sampled. <code>(none)</code>: outside any table")
                 .append(" or call; <code>(compaction)</code>, <code>(flush)</code>: the server's own work;")
                 .append(
                         " <code>other</code>: past the agent's <code>tables</code>/<code>users</code> cap.</p></section>");
+    }
+
+    /**
+     * One "who copies" table (nothing when {@code owners} is empty): a row of class {@code kind} per owner,
+     * its cell component when {@code components}, its rate and its share of heap allocation.
+     */
+    private static void ownerTable(
+            String id,
+            String kind,
+            boolean components,
+            List<ReadPathView.Owner> owners,
+            Price price,
+            StringBuilder html) {
+        if (owners.isEmpty()) {
+            return;
+        }
+        html.append("<table id=\"")
+                .append(id)
+                .append("\"><tr><th>")
+                .append(kind)
+                .append("</th>");
+        if (components) {
+            html.append("<th>component</th>");
+        }
+        html.append("<th>bytes/s</th><th>of heap alloc.</th></tr>");
+        for (int i = 0; i < Math.min(OWNER_ROWS, owners.size()); i++) {
+            ReadPathView.Owner o = owners.get(i);
+            html.append("<tr class=\"")
+                    .append(kind)
+                    .append("\"><td class=\"name\">")
+                    .append(Html.escape(o.name));
+            if (components) {
+                html.append("</td><td>").append(Html.escape(o.component));
+            }
+            html.append("</td><td class=\"num rate\">")
+                    .append(Format.bytes(o.bytesPerSecond))
+                    .append("/s</td>")
+                    .append(share(price, o.bytesPerSecond))
+                    .append("</tr>");
+        }
+        html.append("</table>");
     }
 
     private static void leaks(ReadPathView view, StringBuilder html) {

@@ -35,8 +35,8 @@ class FindingsTest {
 
     @Test
     void thePackagedPagesAreTheCheckedInOnes() throws IOException {
-        assertEquals(docs("hbase-findings.md"), Findings.markdown(Findings.RESOURCE));
-        assertEquals(docs("hbase-findings-security.md"), Findings.markdown(Findings.SECURITY_RESOURCE));
+        assertEquals(docs("hbase-findings.md"), Documents.FINDINGS.markdown());
+        assertEquals(docs("hbase-findings-security.md"), Documents.FINDINGS_SECURITY.markdown());
     }
 
     @Test
@@ -93,8 +93,8 @@ class FindingsTest {
     void everyLinkResolvesOnTheServedPages() {
         Map<String, Findings.Link> all = Findings.all();
         assertTrue(all.size() >= 10, all.keySet().toString());
-        String findings = new String(Findings.reply(Findings.PATH).body(), StandardCharsets.UTF_8);
-        String security = new String(Findings.reply(Findings.SECURITY_PATH).body(), StandardCharsets.UTF_8);
+        String findings = new String(Documents.FINDINGS.reply().body(), StandardCharsets.UTF_8);
+        String security = new String(Documents.FINDINGS_SECURITY.reply().body(), StandardCharsets.UTF_8);
         List<String> missing = new ArrayList<>();
         for (Findings.Link link : all.values()) {
             String[] parts = link.href.split("#", 2);

@@ -1,5 +1,7 @@
 package io.blockscope.exporter.page;
 
+import static io.blockscope.exporter.page.PageFixture.count;
+import static io.blockscope.exporter.page.PageFixture.counter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,44 +39,23 @@ class LivePageChromiumTest {
     @Test
     void markupInClassNamesStaysText() throws Exception {
         try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of()))) {
-            Counter gets = Counter.builder()
-                    .name("blockscope_block_cache_gets_total")
-                    .labelNames("tier", "result")
-                    .register(exporter.registry());
-            Counter sites = Counter.builder()
-                    .name("blockscope_copy_site_bytes_total")
-                    .labelNames("site")
-                    .register(exporter.registry());
-            Counter components = Counter.builder()
-                    .name("blockscope_copy_to_heap_bytes_total")
-                    .labelNames("component")
-                    .register(exporter.registry());
-            Counter leaks = Counter.builder()
-                    .name("blockscope_block_leaks_total")
-                    .labelNames("site", "reason")
-                    .register(exporter.registry());
-            String page = "http://127.0.0.1:" + exporter.port() + "/";
-            gets.labelValues("l2", "hit").inc(100);
-            // The page samples from its first request on; counts that grow after it have a rate.
-            assertEquals(200, Http.get(URI.create(page)).statusCode());
-            sites.labelValues(SCRIPT_SITE).inc(1 << 20);
-            sites.labelValues(IMG_SITE).inc(1 << 19);
-            components.labelValues("value").inc(3 << 19);
-            leaks.labelValues(IMG_SITE, "gc").inc();
-            leaks.labelValues(SCRIPT_SITE, "<b>age</b>").inc();
-            Thread.sleep(2 * LivePage.SAMPLE_MS + 500);
-            String dom = HeadlessChromium.in(dir).run("--virtual-time-budget=5000", "--dump-dom", page);
+            Counter sites = counter(exporter.registry(), "blockscope_copy_site_bytes_total", "site");
+            Counter components = counter(exporter.registry(), "blockscope_copy_to_heap_bytes_total", "component");
+            Counter leaks = counter(exporter.registry(), "blockscope_block_leaks_total", "site", "reason");
+            String page = page(exporter);
+            String dom = refreshedDom(exporter, () -> {
+                sites.labelValues(SCRIPT_SITE).inc(1 << 20);
+                sites.labelValues(IMG_SITE).inc(1 << 19);
+                components.labelValues("value").inc(3 << 19);
+                leaks.labelValues(IMG_SITE, "gc").inc();
+                leaks.labelValues(SCRIPT_SITE, "<b>age</b>").inc();
+            });
 
-            assertTrue(dom.contains("data-refreshes=\""), dom);
-            assertFalse(dom.contains("data-refreshes=\"0\""), "the page's script refreshed it\n" + dom);
-            assertFalse(Pattern.compile("<body[^>]*data-pwned").matcher(dom).find(), "an injected script ran\n" + dom);
             assertTrue(dom.contains("data-verdict=\"copying_and_leaking\""), dom);
             assertEquals(2, count(dom, "<tr class=\"site\">"), "both copy sites listed\n" + dom);
             assertEquals(2, count(dom, "<tr class=\"leak\">"), "both leaks listed\n" + dom);
             assertFalse(dom.contains("<b>age</b>"), dom);
             assertTrue(dom.contains("&lt;b&gt;age&lt;/b&gt;"), dom);
-            assertEquals(1, count(dom, "<script"), "only the page's own script element\n" + dom);
-            assertFalse(dom.contains("<img"), "no injected element\n" + dom);
             assertTrue(
                     dom.contains(
                             "com.evil.&lt;script&gt;document.body.setAttribute('data-pwned','1')&lt;/script&gt;.read:1"),
@@ -109,40 +90,19 @@ class LivePageChromiumTest {
         String table = "ns:<img src=x onerror=\"" + CANARY + "\">";
         String user = "<script>" + CANARY + "</script>";
         try (Exporter exporter = Exporter.start(ExporterConfig.parse("127.0.0.1:0", Map.of()))) {
-            Counter gets = Counter.builder()
-                    .name("blockscope_block_cache_gets_total")
-                    .labelNames("tier", "result")
-                    .register(exporter.registry());
-            Counter sites = Counter.builder()
-                    .name("blockscope_copy_site_bytes_total")
-                    .labelNames("site")
-                    .register(exporter.registry());
-            Counter components = Counter.builder()
-                    .name("blockscope_copy_to_heap_bytes_total")
-                    .labelNames("component")
-                    .register(exporter.registry());
-            Counter tables = Counter.builder()
-                    .name("blockscope_copy_to_heap_bytes_by_table_total")
-                    .labelNames("table", "component")
-                    .register(exporter.registry());
-            Counter users = Counter.builder()
-                    .name("blockscope_copy_to_heap_bytes_by_user_total")
-                    .labelNames("user")
-                    .register(exporter.registry());
-            String page = "http://127.0.0.1:" + exporter.port() + "/";
-            gets.labelValues("l2", "hit").inc(100);
-            assertEquals(200, Http.get(URI.create(page)).statusCode());
-            sites.labelValues(fuzzy).inc(1 << 20);
-            components.labelValues("row").inc(1 << 20);
-            tables.labelValues(table, "row").inc(1 << 20);
-            users.labelValues(user).inc(1 << 20);
-            Thread.sleep(2 * LivePage.SAMPLE_MS + 500);
-            String dom = HeadlessChromium.in(dir).run("--virtual-time-budget=5000", "--dump-dom", page);
+            Counter sites = counter(exporter.registry(), "blockscope_copy_site_bytes_total", "site");
+            Counter components = counter(exporter.registry(), "blockscope_copy_to_heap_bytes_total", "component");
+            Counter tables =
+                    counter(exporter.registry(), "blockscope_copy_to_heap_bytes_by_table_total", "table", "component");
+            Counter users = counter(exporter.registry(), "blockscope_copy_to_heap_bytes_by_user_total", "user");
+            String page = page(exporter);
+            String dom = refreshedDom(exporter, () -> {
+                sites.labelValues(fuzzy).inc(1 << 20);
+                components.labelValues("row").inc(1 << 20);
+                tables.labelValues(table, "row").inc(1 << 20);
+                users.labelValues(user).inc(1 << 20);
+            });
 
-            assertFalse(dom.contains("data-refreshes=\"0\""), "the page's script refreshed it\n" + dom);
-            assertFalse(Pattern.compile("<body[^>]*data-pwned").matcher(dom).find(), "an injected script ran\n" + dom);
-            assertEquals(1, count(dom, "<script"), "only the page's own script element\n" + dom);
-            assertFalse(dom.contains("<img"), dom);
             assertEquals(1, count(dom, "<tr class=\"table\">"), dom);
             assertEquals(1, count(dom, "<tr class=\"user\">"), dom);
             assertTrue(dom.contains("ns:&lt;img src=x onerror="), dom);
@@ -168,10 +128,7 @@ class LivePageChromiumTest {
                 .toString();
         try (Exporter exporter = Exporter.start(
                 ExporterConfig.parse("127.0.0.1:0", Map.of("auth.user", "prometheus", "auth.password.hash", hash)))) {
-            Counter.builder()
-                    .name("blockscope_block_cache_gets_total")
-                    .labelNames("tier", "result")
-                    .register(exporter.registry())
+            counter(exporter.registry(), "blockscope_block_cache_gets_total", "tier", "result")
                     .labelValues("l2", "hit")
                     .inc(100);
             String dom = HeadlessChromium.in(dir)
@@ -186,11 +143,29 @@ class LivePageChromiumTest {
         }
     }
 
-    private static int count(String text, String needle) {
-        int n = 0;
-        for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
-            n++;
-        }
-        return n;
+    private static String page(Exporter exporter) {
+        return "http://127.0.0.1:" + exporter.port() + "/";
+    }
+
+    /**
+     * The page's DOM after Chromium ran its script: the page is requested once (it samples from its first
+     * request on, so counts that {@code copies} grows after it have a rate), then dumped once the page's
+     * own refresh has run. Whatever the hostile names, no injected script ran and no element appeared.
+     */
+    private String refreshedDom(Exporter exporter, Runnable copies) throws Exception {
+        counter(exporter.registry(), "blockscope_block_cache_gets_total", "tier", "result")
+                .labelValues("l2", "hit")
+                .inc(100);
+        assertEquals(200, Http.get(URI.create(page(exporter))).statusCode());
+        copies.run();
+        Thread.sleep(2 * LivePage.SAMPLE_MS + 500);
+        String dom = HeadlessChromium.in(dir).run("--virtual-time-budget=5000", "--dump-dom", page(exporter));
+
+        assertTrue(dom.contains("data-refreshes=\""), dom);
+        assertFalse(dom.contains("data-refreshes=\"0\""), "the page's script refreshed it\n" + dom);
+        assertFalse(Pattern.compile("<body[^>]*data-pwned").matcher(dom).find(), "an injected script ran\n" + dom);
+        assertEquals(1, count(dom, "<script"), "only the page's own script element\n" + dom);
+        assertFalse(dom.contains("<img"), "no injected element\n" + dom);
+        return dom;
     }
 }

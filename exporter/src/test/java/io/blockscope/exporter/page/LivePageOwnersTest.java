@@ -6,11 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Info;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,65 +14,26 @@ import org.junit.jupiter.api.Test;
  * allocation, young collections), and the advisor's table, user and finding link, from a registry
  * with the agent's and the exporter's series on a clock the test moves.
  */
-class LivePageOwnersTest {
+class LivePageOwnersTest extends PageFixture {
 
     private static final String FUZZY = "org.apache.hadoop.hbase.filter.FuzzyRowFilter.filterCell:236";
     private static final String APP_SITE = "com.acme.Reader.read:12";
     private static final long MIB = 1024 * 1024;
 
-    private final AtomicLong clock = new AtomicLong(1_700_000_000_000L);
-    private PrometheusRegistry registry;
-    private Counter siteBytes;
-    private Counter componentBytes;
-    private Counter gets;
-    private LivePage page;
-
-    @BeforeEach
-    void registry() {
-        registry = new PrometheusRegistry();
-        siteBytes = Counter.builder()
-                .name("blockscope_copy_site_bytes_total")
-                .labelNames("site")
-                .register(registry);
-        componentBytes = Counter.builder()
-                .name("blockscope_copy_to_heap_bytes_total")
-                .labelNames("component")
-                .register(registry);
-        gets = Counter.builder()
-                .name("blockscope_block_cache_gets_total")
-                .labelNames("tier", "result")
-                .register(registry);
-        page = new LivePage(registry, clock::get, clock::addAndGet);
-    }
-
-    @AfterEach
-    void stop() {
-        page.stop();
-    }
-
     private Counter byTable() {
-        return Counter.builder()
-                .name("blockscope_copy_to_heap_bytes_by_table_total")
-                .labelNames("table", "component")
-                .register(registry);
+        return counter(registry, "blockscope_copy_to_heap_bytes_by_table_total", "table", "component");
     }
 
     private Counter byUser() {
-        return Counter.builder()
-                .name("blockscope_copy_to_heap_bytes_by_user_total")
-                .labelNames("user")
-                .register(registry);
+        return counter(registry, "blockscope_copy_to_heap_bytes_by_user_total", "user");
     }
 
     private Counter allocated() {
-        return Counter.builder().name("blockscope_allocated_bytes_total").register(registry);
+        return counter(registry, "blockscope_allocated_bytes_total");
     }
 
     private Counter collections() {
-        return Counter.builder()
-                .name("blockscope_gc_collections_total")
-                .labelNames("gc")
-                .register(registry);
+        return counter(registry, "blockscope_gc_collections_total", "gc");
     }
 
     /** Ten seconds in which FUZZY copies 40 MiB and APP_SITE 10 MiB (40 MiB of rows, 10 MiB of values). */
@@ -257,11 +214,5 @@ class LivePageOwnersTest {
         int start = html.indexOf("<section id=\"" + id + "\"");
         assertTrue(start >= 0, "no section " + id + ": " + html);
         return html.substring(start, html.indexOf("</section>", start));
-    }
-
-    private static String html(LivePage.Reply reply) {
-        assertEquals(200, reply.status(), new String(reply.body(), StandardCharsets.UTF_8));
-        assertEquals("text/html; charset=utf-8", reply.contentType());
-        return new String(reply.body(), StandardCharsets.UTF_8);
     }
 }

@@ -8,51 +8,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The page rendered from a registry with the agent's series, on a clock the test moves. */
-class LivePageTest {
+class LivePageTest extends PageFixture {
 
     private static final String HOSTILE = "<script>alert('pwned')</script>\"><img src=x onerror=alert(1)>.go:1";
     private static final String FILTER_SITE = "io.blockscope.server.demo.CopyingValueFilter.filterCell:37";
 
-    private final AtomicLong clock = new AtomicLong(1_700_000_000_000L);
-    private PrometheusRegistry registry;
-    private Counter siteBytes;
-    private Counter componentBytes;
-    private Counter gets;
     private Counter leaks;
     private Gauge outstanding;
     private Histogram gcPauses;
     private Gauge slots;
-    private LivePage page;
 
     @BeforeEach
     void registry() {
-        registry = new PrometheusRegistry();
-        siteBytes = Counter.builder()
-                .name("blockscope_copy_site_bytes_total")
-                .labelNames("site")
-                .register(registry);
-        componentBytes = Counter.builder()
-                .name("blockscope_copy_to_heap_bytes_total")
-                .labelNames("component")
-                .register(registry);
-        gets = Counter.builder()
-                .name("blockscope_block_cache_gets_total")
-                .labelNames("tier", "result")
-                .register(registry);
-        leaks = Counter.builder()
-                .name("blockscope_block_leaks_total")
-                .labelNames("site", "kind", "reason")
-                .register(registry);
+        leaks = counter(registry, "blockscope_block_leaks_total", "site", "kind", "reason");
         outstanding = Gauge.builder()
                 .name("blockscope_block_refs_outstanding")
                 .labelNames("tier")
@@ -66,13 +41,7 @@ class LivePageTest {
                 .name("blockscope_bucket_slots")
                 .labelNames("size_class", "state")
                 .register(registry);
-        Counter.builder().name("unrelated_total").register(registry).inc(5);
-        page = new LivePage(registry, clock::get, clock::addAndGet);
-    }
-
-    @AfterEach
-    void stop() {
-        page.stop();
+        counter(registry, "unrelated_total").inc(5);
     }
 
     @Test
@@ -299,19 +268,5 @@ class LivePageTest {
         assertNull(page.reply("/live/../metrics"));
         assertFalse(LivePage.serves("/index.html"));
         assertTrue(LivePage.serves("/"));
-    }
-
-    private static int count(String text, String needle) {
-        int n = 0;
-        for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
-            n++;
-        }
-        return n;
-    }
-
-    private static String html(LivePage.Reply reply) {
-        assertEquals(200, reply.status(), new String(reply.body(), StandardCharsets.UTF_8));
-        assertEquals("text/html; charset=utf-8", reply.contentType());
-        return new String(reply.body(), StandardCharsets.UTF_8);
     }
 }

@@ -32,7 +32,7 @@ class MarkdownHtmlTest {
         // The alerts link to GitHub's anchors, which the dashboards tests (MarkdownAnchors) compute from the
         // same file by GitHub's rule: lower case, all but letters, digits, spaces, '-' and '_' dropped,
         // spaces as hyphens; a repeated anchor numbered -1, -2.
-        String markdown = Runbooks.markdown();
+        String markdown = Documents.RUNBOOKS.markdown();
         Matcher heading = Pattern.compile("(?m)^(#{1,6}) (.+?)\\s*$").matcher(markdown);
         List<String> expected = new ArrayList<>();
         Map<String, Integer> seen = new HashMap<>();

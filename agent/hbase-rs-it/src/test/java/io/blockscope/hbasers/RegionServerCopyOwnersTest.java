@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blockscope.hbasers.server.NestedReadObserver;
 import io.blockscope.testsupport.Closer;
 import io.blockscope.testsupport.Scrape;
 import java.io.IOException;
@@ -16,6 +17,7 @@ import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.CoprocessorDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
@@ -26,6 +28,7 @@ import org.apache.hadoop.hbase.filter.Filter;
 import org.apache.hadoop.hbase.filter.RegexStringComparator;
 import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.security.User;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,7 +44,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * copies of HBase's own {@code SingleColumnValueFilter} with a {@code RegexStringComparator} land on
  * the table it scanned and the user who scanned it, and nowhere else; with one handler thread, the
  * call after it (another user, another table) carries nothing of it; a compaction counts under its
- * table and the user {@code (compaction)}.
+ * table and the user {@code (compaction)}; a coprocessor's nested get of another table counts under
+ * that table, and its scan under its own again.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -55,9 +59,16 @@ class RegionServerCopyOwnersTest {
     static final String NAMESPACE = "owners";
     static final String ORDERS = NAMESPACE + ":orders";
     static final String CARTS = NAMESPACE + ":carts";
+    /** Read by alice; its coprocessor gets rows of {@link #CARTS} inside each of her scan RPCs. */
+    static final String INVOICES = NAMESPACE + ":invoices";
+    /** Rows of carts the coprocessor gets per scan RPC one by one, and as many again in one batch. */
+    static final int NESTED_ROWS = 50;
+
     static final String BY_TABLE = "blockscope_copy_to_heap_bytes_by_table_total";
     static final String BY_USER = "blockscope_copy_to_heap_bytes_by_user_total";
     static final String TOTAL = "blockscope_copy_to_heap_bytes_total";
+    /** The label value of copies outside any table or user. */
+    static final String NONE = "(none)";
 
     private RegionServerProcess server;
     private Connection admin;
@@ -187,6 +198,88 @@ class RegionServerCopyOwnersTest {
         assertEquals(compaction, ordersAll, "a compaction's copies are its table's");
         assertEquals(0, delta(before, after, BY_USER, "user", "bob"));
         assertEquals(0, delta(before, after, BY_USER, "user", "alice"));
+    }
+
+    /**
+     * A coprocessor on invoices gets rows of carts from inside alice's scan of invoices: the nested
+     * gets' copies count under carts, and every copy of the scan after each nested read under
+     * invoices again. Single gets run on the handler thread (HBase 2's short-circuit connection) and
+     * count under alice; a batch runs on the connection's pool threads, outside any call: user
+     * (none).
+     */
+    @Test
+    @Order(4)
+    void aCoprocessorsNestedGetCountsUnderItsTableAndTheScanResumesUnderItsOwn() throws Exception {
+        TableName invoices = TableName.valueOf(INVOICES);
+        try (Admin a = admin.getAdmin()) {
+            a.createTable(TableDescriptorBuilder.newBuilder(invoices)
+                    .setColumnFamily(ColumnFamilyDescriptorBuilder.of(Workload.FAMILY))
+                    .setCoprocessor(CoprocessorDescriptorBuilder.newBuilder(NestedReadObserver.class.getName())
+                            .setProperty(NestedReadObserver.TABLE, CARTS)
+                            .setProperty(NestedReadObserver.ROW_FORMAT, Workload.ROW_FORMAT)
+                            .setProperty(NestedReadObserver.ROWS, Integer.toString(2 * NESTED_ROWS))
+                            .setProperty(NestedReadObserver.FAMILY, Bytes.toString(Workload.FAMILY))
+                            .setProperty(NestedReadObserver.QUALIFIER, Bytes.toString(Workload.QUALIFIER))
+                            .build())
+                    .build());
+        }
+        load(INVOICES);
+        // plain scans (each with its nested gets, which copy carts' values) cache invoices' blocks
+        assertEquals(Workload.ROWS, scan(alice, INVOICES, null));
+        assertEquals(Workload.ROWS, scan(alice, INVOICES, null));
+        Scrape before = scrape();
+        assertEquals(0, scan(alice, INVOICES, regexDroppingEveryRow()));
+        Scrape after = scrape();
+        double total = delta(before, after, TOTAL, "component", "value");
+        double invoiced = delta(before, after, BY_TABLE, "component", "value", "table", INVOICES);
+        double carts = delta(before, after, BY_TABLE, "component", "value", "table", CARTS);
+        long scanned = (long) Workload.ROWS * Workload.VALUE_BYTES;
+        long perNestedRead = (long) NESTED_ROWS * Workload.VALUE_BYTES;
+        long nestedReads = Math.round(carts / (2.0 * perNestedRead));
+        double alices = delta(before, after, BY_USER, "user", "alice");
+        double none = delta(before, after, BY_USER, "user", NONE);
+        System.out.printf(
+                name() + " copy owners: alice's regex scan of %s with nested gets of %s: %.0f value bytes in all, %.0f"
+                        + " under %s (its scan copied at most %d), %.0f under %s (%d nested reads of 2 x %d B);"
+                        + " %.0f under alice, %.0f under %s%n",
+                INVOICES,
+                CARTS,
+                total,
+                invoiced,
+                INVOICES,
+                scanned,
+                carts,
+                CARTS,
+                nestedReads,
+                perNestedRead,
+                alices,
+                none,
+                NONE);
+        double nested = nestedReads * perNestedRead;
+        assertAll(
+                () -> assertTrue(
+                        invoiced >= scanned * 0.95 && invoiced <= scanned,
+                        "the scan's copies stay under " + INVOICES + " after each nested get: " + invoiced + " of "
+                                + scanned + "\n" + after.describe(BY_TABLE)),
+                () -> assertTrue(
+                        nestedReads >= 1 && Math.abs(carts - 2 * nested) <= 0.05 * 2 * nested,
+                        "the nested gets' copies, whole reads of 2 x " + perNestedRead + " B (one per scan RPC), under "
+                                + CARTS + ": " + carts),
+                () -> assertEquals(
+                        total, invoiced + carts, "nothing under another table:\n" + after.describe(BY_TABLE)),
+                () -> assertEquals(0, delta(before, after, BY_TABLE, "component", "value", "table", ORDERS)),
+                () -> assertEquals(
+                        invoiced + nested,
+                        alices,
+                        0.05 * nested,
+                        "the scan and its single nested gets, on the handler thread, are alice's: "
+                                + after.describe(BY_USER)),
+                () -> assertEquals(
+                        nested,
+                        none,
+                        0.05 * nested,
+                        "the nested batch, on the connection's pool threads, is no call's: " + after.describe(BY_USER)),
+                () -> assertEquals(total, alices + none, "nobody else's"));
     }
 
     private Scrape scrape() {

@@ -121,8 +121,9 @@ class RegionServerFindingsTest {
     }
 
     /**
-     * Whether the release's AggregateImplementation copies each row it reads: 2.6's keeps the last
-     * row processed for its partial results ({@code CellUtil.cloneRow}); 2.4's and 2.5's have none.
+     * Whether the release's AggregateImplementation copies each row it reads: 2.6.1's (loaded with
+     * 2.6.4) takes {@code getRowArray()} of each row's last cell for its partial results; 2.4's and
+     * 2.5's keep no partial results and copy none.
      */
     boolean endpointCopiesRows() {
         return true;

@@ -73,8 +73,11 @@ final class Workload implements AutoCloseable {
         }
     }
 
+    /** Row keys, by index: also handed to server-side code that builds them itself. */
+    static final String ROW_FORMAT = "row-%06d";
+
     static byte[] row(int i) {
-        return Bytes.toBytes(String.format("row-%06d", i));
+        return Bytes.toBytes(String.format(ROW_FORMAT, i));
     }
 
     static byte[] value(int i) {

@@ -13,8 +13,12 @@
   // matchers and printf arguments that select the alerting server inside an annotation's query.
   local serverMatchers = std.join(',', ["%s='%%s'" % l for l in c.instanceLabels]),
   local serverArgs = std.join(' ', ['$labels.' + l for l in c.instanceLabels]),
+  // The cluster is an external label where each Prometheus of a pair evaluates the alerts: absent from
+  // $labels then (Prometheus adds it only when it sends the alert), so it comes from $externalLabels. A
+  // ruler over a global querier (Thanos Rule) has it in $labels, from the series.
   local dashboardVars = std.join('&', [
-    'var-%s={{ $labels.%s }}' % [if l == c.clusterLabel then 'cluster' else l, l]
+    if l == c.clusterLabel then 'var-cluster={{ or $labels.%s $externalLabels.%s }}' % [l, l]
+    else 'var-%s={{ $labels.%s }}' % [l, l]
     for l in c.instanceLabels
   ]),
 

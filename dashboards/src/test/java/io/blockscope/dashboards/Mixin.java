@@ -90,4 +90,23 @@ final class Mixin {
                                 + CUSTOM_CLUSTER + "&var-job=" + CUSTOM_JOB + "&")
                 .replace(CHECKED_IN_RUNBOOKS, "https://wiki.example.com/blockscope/runbooks#");
     }
+
+    /**
+     * The promtool unit tests relabelled for {@link #CUSTOM_CONFIG} as one Prometheus of a pair evaluates
+     * them: the series carry no cluster label ({@code cluster="eu1"} is the test groups' external label, which
+     * Prometheus adds only to what it sends), so the alerts' labels have none, while their dashboard links
+     * still name the cluster.
+     */
+    static String relabelUnitTestsClusterExternal(String tests) {
+        return tests.replace("job=\"blockscope\"", "job=\"" + CUSTOM_JOB + "\"")
+                .replaceAll("(?m)^(\\s+)job: blockscope$", "$1job: " + CUSTOM_JOB)
+                .replaceAll(
+                        "(?m)^  - name: (.*)$", "  - name: $1\n    external_labels:\n      cluster: " + CUSTOM_CLUSTER)
+                .replace("(job blockscope)", "(job " + CUSTOM_JOB + ")")
+                .replace(
+                        "http://localhost:3000/d/blockscope-offheap/offheap-read-path?var-job=blockscope&",
+                        "https://grafana.example.com/d/blockscope-offheap/offheap-read-path?var-cluster="
+                                + CUSTOM_CLUSTER + "&var-job=" + CUSTOM_JOB + "&")
+                .replace(CHECKED_IN_RUNBOOKS, "https://wiki.example.com/blockscope/runbooks#");
+    }
 }

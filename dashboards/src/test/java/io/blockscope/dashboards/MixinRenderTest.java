@@ -99,6 +99,31 @@ class MixinRenderTest {
         assertFalse(unrelabelled.ok(), unrelabelled.output());
     }
 
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(PrometheusVersion.class)
+    void clusterAsAnExternalLabelStillReachesEveryDashboardLink(PrometheusVersion version) throws IOException {
+        // Alerts evaluated in each Prometheus of a pair: cluster is an external label, not in the series, so not
+        // in $labels; every dashboard_url must still open the alerting server's cluster (from $externalLabels).
+        Path out = customRender;
+        String tests = Files.readString(ModulePaths.dashboards().resolve("tests/alerts-test.yml"));
+        String external = Mixin.relabelUnitTestsClusterExternal(tests);
+        assertTrue(external.contains("var-cluster=" + Mixin.CUSTOM_CLUSTER + "&"), "no link names the cluster");
+        assertFalse(external.contains("cluster=\"" + Mixin.CUSTOM_CLUSTER + "\""), "a series carries the cluster");
+        Files.createDirectories(out.resolve("tests"));
+        Files.writeString(out.resolve("tests/cluster-external.yml"), external);
+        Command.Result result = Promtool.run(version, out, "test", "rules", "tests/cluster-external.yml");
+        assertTrue(result.ok(), result.output());
+        assertTrue(result.output().contains("SUCCESS"), result.output());
+
+        // Without the external label the link's cluster is empty: the case this guards against.
+        Files.writeString(
+                out.resolve("tests/cluster-missing.yml"),
+                external.replace("    external_labels:\n      cluster: " + Mixin.CUSTOM_CLUSTER + "\n", ""));
+        Command.Result missing = Promtool.run(version, out, "test", "rules", "tests/cluster-missing.yml");
+        assertFalse(missing.ok(), missing.output());
+        assertTrue(missing.output().contains("var-cluster=&var-job"), missing.output());
+    }
+
     @Test
     void customConfigDashboardsHaveAClusterVariableAndScopeEveryQuery() {
         for (GrafanaDashboard d : GrafanaDashboard.all(customRender.resolve("grafana"))) {

@@ -43,15 +43,18 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  *   <li>one {@code thanos query} over the four sidecars, deduplicating on {@code replica};</li>
  *   <li>the alerts evaluated once, globally, by {@code thanos rule} against that querier; and, the other
  *       supported way, by every Prometheus, sending to one Alertmanager (Debian's) after dropping
- *       {@code replica} ({@code alert_relabel_configs}), so the pair's copies of an alert are one alert;</li>
+ *       {@code replica} ({@code alert_relabel_configs}), so the pair's copies of an alert are one alert;
+ *       thanos rule sends to the same Alertmanager, its alerts told apart by its {@code ruler} label;</li>
  *   <li>and, as the yardstick, one more Prometheus scraping both servers with {@code cluster} as a target
  *       label: the single Prometheus holding the same data.</li>
  * </ul>
  * A copying scan on the east server (as {@link DashboardsEndToEndIT}) makes BlockscopeHotCopyPath fire there;
  * the west server serves zero-copy reads. Then:
  * <ol>
- *   <li>the alert fires once for the east server in thanos rule and once in Alertmanager (while both
- *       replicas of the pair fire it), and nowhere for the west server;</li>
+ *   <li>the alert fires once for the east server in thanos rule and once in Alertmanager per path (while
+ *       both replicas of the pair fire it), and nowhere for the west server; every alert Alertmanager
+ *       receives, from either path, links the dashboard of its own cluster ({@code var-cluster=east}),
+ *       though in the pair's path cluster is an external label, absent from the rule's {@code $labels};</li>
  *   <li>every query of both dashboards (each server's view, and the fleet over both clusters) answers through
  *       Thanos Query what it answers on the single Prometheus: the same series, {@code replica} aside, and
  *       values within {@value #TOLERANCE_PERCENT} %, evaluated at one instant after the load with every
@@ -206,6 +209,8 @@ class ThanosTopologyIT {
                             "--rule-file=" + mixin.resolve("alerts.yml"),
                             "--query=" + query.http(),
                             "--eval-interval=1s",
+                            "--resend-delay=1s",
+                            "--alertmanagers.url=http://" + alertmanager.http(),
                             "--label=ruler=\"global\""),
                     dir.resolve("rule.log"));
             started.add(rule);
@@ -253,8 +258,9 @@ class ThanosTopologyIT {
                                                         Instant.now(),
                                                         false))
                                                 == 2
-                                        && firingInAlertmanager(am).size() > 0),
-                        ALERT + " did not fire in thanos rule, both east replicas and Alertmanager: rule "
+                                        && firingInAlertmanager(am, true).size() > 0
+                                        && firingInAlertmanager(am, false).size() > 0),
+                        ALERT + " did not fire in thanos rule, both east replicas and Alertmanager (from both): rule "
                                 + ruleAlerts(thanosRule) + " " + unhealthy(thanosRule.ruleGroups()) + "\n"
                                 + rule.process().tail(10) + "\nreplicas "
                                 + thanosQuery.query("ALERTS", Instant.now(), false) + "\nalertmanager "
@@ -264,7 +270,12 @@ class ThanosTopologyIT {
                 Duration firedAfter = Duration.between(loadStart, Instant.now());
                 Poll.sleep(Duration.ofSeconds(3)); // both replicas have sent it a few times (resend delay 1 s)
                 assertOncePerServer(firing(ruleAlerts(thanosRule)), east, "thanos rule");
-                assertOncePerServer(firingInAlertmanager(am), east, "Alertmanager, fed by both replicas of each pair");
+                assertOncePerServer(
+                        firingInAlertmanager(am, false), east, "Alertmanager, fed by both replicas of each pair");
+                assertOncePerServer(firingInAlertmanager(am, true), east, "Alertmanager, fed by thanos rule");
+                int linked = assertEveryDashboardLinkNamesItsCluster(am.alertmanagerAlerts());
+                System.out.println("[thanos] " + linked + " alerts in Alertmanager, each dashboard_url naming its"
+                        + " cluster (thanos rule's and the pairs')");
                 System.out.println(
                         "[thanos] " + ALERT + " firing once, for " + east + ", after " + firedAfter.toSeconds()
                                 + " s of load: thanos rule and Alertmanager (both east replicas firing it)");
@@ -288,7 +299,8 @@ class ThanosTopologyIT {
                     Poll.until(
                             Duration.ofSeconds(120),
                             () -> firing(ruleAlerts(thanosRule)).isEmpty()
-                                    && firingInAlertmanager(am).isEmpty()),
+                                    && firingInAlertmanager(am, true).isEmpty()
+                                    && firingInAlertmanager(am, false).isEmpty()),
                     ALERT + " did not resolve after the copying stopped: rule " + ruleAlerts(thanosRule)
                             + "\nalertmanager " + am.alertmanagerAlerts());
             System.out.println("[thanos] " + ALERT + " resolved in thanos rule and Alertmanager "
@@ -488,15 +500,37 @@ class ThanosTopologyIT {
         return firing;
     }
 
-    private static List<JsonNode> firingInAlertmanager(PromApi am) {
+    /** {@value #ALERT} active in Alertmanager, as thanos rule sent it (its ruler label) or as the pairs did. */
+    private static List<JsonNode> firingInAlertmanager(PromApi am, boolean fromRule) {
         List<JsonNode> firing = new ArrayList<>();
         for (JsonNode alert : am.alertmanagerAlerts()) {
             if (ALERT.equals(alert.path("labels").path("alertname").asText())
+                    && alert.path("labels").has("ruler") == fromRule
                     && "active".equals(alert.path("status").path("state").asText())) {
                 firing.add(alert);
             }
         }
         return firing;
+    }
+
+    /**
+     * Every alert in Alertmanager, whichever path sent it, links the dashboard of the cluster in its labels:
+     * a pair member evaluates with cluster only as an external label (absent from $labels), thanos rule
+     * with cluster in the series. Returns how many alerts were checked.
+     */
+    private static int assertEveryDashboardLinkNamesItsCluster(JsonNode alerts) {
+        List<String> wrong = new ArrayList<>();
+        int checked = 0;
+        for (JsonNode alert : alerts) {
+            String cluster = alert.path("labels").path("cluster").asText();
+            String link = alert.path("annotations").path("dashboard_url").asText();
+            checked++;
+            if (!CLUSTERS.contains(cluster) || !link.contains("?var-cluster=" + cluster + "&")) {
+                wrong.add(alert.path("labels") + " -> " + link);
+            }
+        }
+        assertEquals(List.of(), wrong, "dashboard_url without the alert's own cluster");
+        return checked;
     }
 
     private static void assertOncePerServer(List<JsonNode> alerts, String instance, String where) {

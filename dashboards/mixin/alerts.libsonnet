@@ -69,9 +69,16 @@
   // RegionServerFeaturesTest, the same lines as the live page's). Any other site is the
   // application's: the runbook shows the calls that read the cell in place.
   local advice = import 'hbase-copy-advice.json',
+  // A site a confirmed finding names links that finding, as the live page does: the live page's own
+  // site map (hbase-findings.json, written and checked by the exporter's MixinFindingLinksTest).
+  local findings = import 'hbase-findings.json',
+  local findingOf(site) =
+    if c.findingsBase != '' && std.objectHas(findings, site)
+    then '; finding: %s%s#%s' % [c.findingsBase, findings[site].page, findings[site].anchor]
+    else '',
   local regex(site) = '^' + std.foldl(function(acc, ch) std.strReplace(acc, ch, '\\' + ch), ['.', '(', ')', '$'], site) + '(:[0-9]+)?$',
   local insteadOf(site) =
-    std.join('{{ else ', ['if match `%s` %s }}%s: %s' % [regex(a.site), site, a.feature, a.instead] for a in advice])
+    std.join('{{ else ', ['if match `%s` %s }}%s: %s%s' % [regex(a.site), site, a.feature, a.instead, findingOf(a.site)] for a in advice])
     + "{{ else }}the application's own code: read the cell in place (runbook, Fix){{ end }}",
 
   prometheusAlerts+:: {

@@ -19,7 +19,13 @@ final class Mixin {
      */
     static final String CUSTOM_FIELDS = "job: 'hbase-regionserver', clusterLabel: 'cluster',"
             + " grafanaURL: 'https://grafana.example.com',"
-            + " runbookURLPattern: 'https://wiki.example.com/blockscope/runbooks#%s'";
+            + " runbookURLPattern: 'https://wiki.example.com/blockscope/runbooks#%s',"
+            + " findingsURL: '" + Mixin.CUSTOM_FINDINGS + "'";
+
+    /** The custom render's agent endpoint for the findings pages (its runbooks are on a wiki). */
+    static final String CUSTOM_FINDINGS = "https://rs1.example.com:9404/";
+    /** Where the checked-in alerts link the findings: the agent of their runbooks, beside /runbooks. */
+    static final String CHECKED_IN_FINDINGS = "http://localhost:9404/";
 
     static final String CUSTOM_CONFIG = "{" + CUSTOM_FIELDS + "}";
 
@@ -88,7 +94,8 @@ final class Mixin {
                         "http://localhost:3000/d/blockscope-offheap/offheap-read-path?var-job=blockscope&",
                         "https://grafana.example.com/d/blockscope-offheap/offheap-read-path?var-cluster="
                                 + CUSTOM_CLUSTER + "&var-job=" + CUSTOM_JOB + "&")
-                .replace(CHECKED_IN_RUNBOOKS, "https://wiki.example.com/blockscope/runbooks#");
+                .replace(CHECKED_IN_RUNBOOKS, "https://wiki.example.com/blockscope/runbooks#")
+                .replace(CHECKED_IN_FINDINGS + "findings", CUSTOM_FINDINGS + "findings");
     }
 
     /**
@@ -107,6 +114,7 @@ final class Mixin {
                         "http://localhost:3000/d/blockscope-offheap/offheap-read-path?var-job=blockscope&",
                         "https://grafana.example.com/d/blockscope-offheap/offheap-read-path?var-cluster="
                                 + CUSTOM_CLUSTER + "&var-job=" + CUSTOM_JOB + "&")
-                .replace(CHECKED_IN_RUNBOOKS, "https://wiki.example.com/blockscope/runbooks#");
+                .replace(CHECKED_IN_RUNBOOKS, "https://wiki.example.com/blockscope/runbooks#")
+                .replace(CHECKED_IN_FINDINGS + "findings", CUSTOM_FINDINGS + "findings");
     }
 }

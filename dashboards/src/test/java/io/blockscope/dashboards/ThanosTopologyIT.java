@@ -61,6 +61,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  *       rate window spanning the whole load (see {@link #SAME});</li>
  *   <li>the fleet view ranks both clusters' servers; its sums count a deduplicated pair once (and, as a check
  *       that the pair is real, twice with deduplication off);</li>
+ *   <li>every finding link of the rendered hot-copy advice names an anchor of the page a real agent (the
+ *       east server's) serves at that path ({@code /findings}, {@code /findings-security});</li>
  *   <li>the alert resolves in both places once the copying stops.</li>
  * </ol>
  * Needs {@value Thanos#VARIABLE} ({@code .ci/thanos.sh}), Debian's prometheus and prometheus-alertmanager.
@@ -233,6 +235,11 @@ class ThanosTopologyIT {
                     + Duration.between(t0, Instant.now()).toSeconds() + " s (example servers "
                     + serversUp.toSeconds() + " s, Prometheus servers " + prometheusUp.toSeconds() + " s): "
                     + targets);
+
+            int findingLinks =
+                    assertEveryFindingLinkIsOnTheAgentsPage(mixin.resolve("alerts.yml"), targets.get("east"));
+            System.out.println("[thanos] " + findingLinks + " finding links of the hot-copy advice, each an anchor of"
+                    + " the east agent's /findings or /findings-security");
 
             // The cause: copying scans on the east server only; zero-copy reads on the west one.
             String east = targets.get("east");
@@ -531,6 +538,38 @@ class ThanosTopologyIT {
         }
         assertEquals(List.of(), wrong, "dashboard_url without the alert's own cluster");
         return checked;
+    }
+
+    /**
+     * Every distinct finding link of the rendered advice ({@code ; finding: <agent>/findings#anchor}) names a
+     * page the agent at {@code target} serves and an {@code id} on it. Returns how many links were checked.
+     */
+    private static int assertEveryFindingLinkIsOnTheAgentsPage(Path alerts, String target) throws Exception {
+        java.util.regex.Matcher link = java.util.regex.Pattern.compile(
+                        "; finding: https?://[^/\\s]+/(findings|findings-security)#([a-z0-9-]+)")
+                .matcher(Files.readString(alerts));
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        Map<String, String> pages = new HashMap<>();
+        Set<String> checked = new TreeSet<>();
+        List<String> missing = new ArrayList<>();
+        while (link.find()) {
+            String page = link.group(1);
+            if (!pages.containsKey(page)) {
+                java.net.http.HttpResponse<String> response = http.send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + target + "/" + page))
+                                .timeout(Duration.ofSeconds(30))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, response.statusCode(), "/" + page + " of " + target);
+                pages.put(page, response.body());
+            }
+            if (checked.add(page + "#" + link.group(2)) && !pages.get(page).contains("id=\"" + link.group(2) + "\"")) {
+                missing.add(page + "#" + link.group(2));
+            }
+        }
+        assertEquals(List.of(), missing, "finding links to no anchor of the agent's page");
+        assertTrue(checked.size() >= 9, "the rendered advice links the confirmed findings: " + checked);
+        return checked.size();
     }
 
     private static void assertOncePerServer(List<JsonNode> alerts, String instance, String where) {

@@ -13,8 +13,12 @@
   // matchers and printf arguments that select the alerting server inside an annotation's query.
   local serverMatchers = std.join(',', ["%s='%%s'" % l for l in c.instanceLabels]),
   local serverArgs = std.join(' ', ['$labels.' + l for l in c.instanceLabels]),
+  // The cluster is an external label where each Prometheus of a pair evaluates the alerts: absent from
+  // $labels then (Prometheus adds it only when it sends the alert), so it comes from $externalLabels. A
+  // ruler over a global querier (Thanos Rule) has it in $labels, from the series.
   local dashboardVars = std.join('&', [
-    'var-%s={{ $labels.%s }}' % [if l == c.clusterLabel then 'cluster' else l, l]
+    if l == c.clusterLabel then 'var-cluster={{ or $labels.%s $externalLabels.%s }}' % [l, l]
+    else 'var-%s={{ $labels.%s }}' % [l, l]
     for l in c.instanceLabels
   ]),
 
@@ -65,9 +69,16 @@
   // RegionServerFeaturesTest, the same lines as the live page's). Any other site is the
   // application's: the runbook shows the calls that read the cell in place.
   local advice = import 'hbase-copy-advice.json',
+  // A site a confirmed finding names links that finding, as the live page does: the live page's own
+  // site map (hbase-findings.json, written and checked by the exporter's MixinFindingLinksTest).
+  local findings = import 'hbase-findings.json',
+  local findingOf(site) =
+    if c.findingsBase != '' && std.objectHas(findings, site)
+    then '; finding: %s%s#%s' % [c.findingsBase, findings[site].page, findings[site].anchor]
+    else '',
   local regex(site) = '^' + std.foldl(function(acc, ch) std.strReplace(acc, ch, '\\' + ch), ['.', '(', ')', '$'], site) + '(:[0-9]+)?$',
   local insteadOf(site) =
-    std.join('{{ else ', ['if match `%s` %s }}%s: %s' % [regex(a.site), site, a.feature, a.instead] for a in advice])
+    std.join('{{ else ', ['if match `%s` %s }}%s: %s%s' % [regex(a.site), site, a.feature, a.instead, findingOf(a.site)] for a in advice])
     + "{{ else }}the application's own code: read the cell in place (runbook, Fix){{ end }}",
 
   prometheusAlerts+:: {

@@ -22,6 +22,12 @@
     // docs/runbooks.md: a wiki page, an internal Git host, or any agent's endpoint, which serves them at
     // /runbooks (e.g. 'http://rs1.example.com:9404/runbooks#%s').
     runbookURLPattern: '',
+    // Absolute URL of an agent's endpoint (e.g. 'http://rs1.example.com:9404/'), which serves the findings
+    // pages (docs/hbase-findings.md, docs/hbase-findings-security.md) at /findings and /findings-security:
+    // the hot-copy alert's advice links a site in HBase's own code to its finding there. '' takes the
+    // endpoint of runbookURLPattern when that is an agent's /runbooks#%s (it serves /findings beside
+    // /runbooks), as in the checked-in render; with the runbooks elsewhere, '' leaves the links out.
+    findingsURL: '',
     // Grafana base URL for the alerts' dashboard_url (no trailing slash).
     grafanaURL: 'http://localhost:3000',
 
@@ -102,5 +108,12 @@
     selector: std.join(', ', ['job=~"%s"' % self.job] + (if self.namespaceSelector != '' then [self.namespaceSelector] else [])),
     // Matchers of the rules' own series, which keep only instanceLabels.
     recordedSelector: 'job=~"%s"' % self.job,
+    // Where the findings links start: findingsURL, or the agent's endpoint of runbookURLPattern, or '' (none).
+    findingsBase:
+      if self.findingsURL != '' then
+        (if std.endsWith(self.findingsURL, '/') then self.findingsURL else self.findingsURL + '/')
+      else if std.endsWith(self.runbookURLPattern, '/runbooks#%s') then
+        std.substr(self.runbookURLPattern, 0, std.length(self.runbookURLPattern) - std.length('runbooks#%s'))
+      else '',
   },
 }

@@ -23,6 +23,11 @@ assert std.length(std.findSubstr('%s', runbook)) == 1 :
 assert std.startsWith(runbook, 'https://') || std.startsWith(runbook, 'http://') :
        'runbookURLPattern must be an absolute http(s) URL (a relative one resolves nowhere once the rules are '
        + 'loaded into your Prometheus); got: ' + runbook;
+local findingsURL = mixin._config.findingsURL;
+assert findingsURL == '' || ((std.startsWith(findingsURL, 'https://') || std.startsWith(findingsURL, 'http://'))
+                             && std.length(std.findSubstr('#', findingsURL)) == 0) :
+       "findingsURL must be '' or the absolute http(s) URL of an agent's endpoint, which serves /findings and "
+       + "/findings-security (e.g. http://rs1.example.com:9404/); got: " + findingsURL;
 local k8s = (import 'k8s.libsonnet')(mixin);
 
 local header(what) = [

@@ -19,7 +19,13 @@ final class Mixin {
      */
     static final String CUSTOM_FIELDS = "job: 'hbase-regionserver', clusterLabel: 'cluster',"
             + " grafanaURL: 'https://grafana.example.com',"
-            + " runbookURLPattern: 'https://wiki.example.com/blockscope/runbooks#%s'";
+            + " runbookURLPattern: 'https://wiki.example.com/blockscope/runbooks#%s',"
+            + " findingsURL: '" + Mixin.CUSTOM_FINDINGS + "'";
+
+    /** The custom render's agent endpoint for the findings pages (its runbooks are on a wiki). */
+    static final String CUSTOM_FINDINGS = "https://rs1.example.com:9404/";
+    /** Where the checked-in alerts link the findings: the agent of their runbooks, beside /runbooks. */
+    static final String CHECKED_IN_FINDINGS = "http://localhost:9404/";
 
     static final String CUSTOM_CONFIG = "{" + CUSTOM_FIELDS + "}";
 
@@ -88,6 +94,27 @@ final class Mixin {
                         "http://localhost:3000/d/blockscope-offheap/offheap-read-path?var-job=blockscope&",
                         "https://grafana.example.com/d/blockscope-offheap/offheap-read-path?var-cluster="
                                 + CUSTOM_CLUSTER + "&var-job=" + CUSTOM_JOB + "&")
-                .replace(CHECKED_IN_RUNBOOKS, "https://wiki.example.com/blockscope/runbooks#");
+                .replace(CHECKED_IN_RUNBOOKS, "https://wiki.example.com/blockscope/runbooks#")
+                .replace(CHECKED_IN_FINDINGS + "findings", CUSTOM_FINDINGS + "findings");
+    }
+
+    /**
+     * The promtool unit tests relabelled for {@link #CUSTOM_CONFIG} as one Prometheus of a pair evaluates
+     * them: the series carry no cluster label ({@code cluster="eu1"} is the test groups' external label, which
+     * Prometheus adds only to what it sends), so the alerts' labels have none, while their dashboard links
+     * still name the cluster.
+     */
+    static String relabelUnitTestsClusterExternal(String tests) {
+        return tests.replace("job=\"blockscope\"", "job=\"" + CUSTOM_JOB + "\"")
+                .replaceAll("(?m)^(\\s+)job: blockscope$", "$1job: " + CUSTOM_JOB)
+                .replaceAll(
+                        "(?m)^  - name: (.*)$", "  - name: $1\n    external_labels:\n      cluster: " + CUSTOM_CLUSTER)
+                .replace("(job blockscope)", "(job " + CUSTOM_JOB + ")")
+                .replace(
+                        "http://localhost:3000/d/blockscope-offheap/offheap-read-path?var-job=blockscope&",
+                        "https://grafana.example.com/d/blockscope-offheap/offheap-read-path?var-cluster="
+                                + CUSTOM_CLUSTER + "&var-job=" + CUSTOM_JOB + "&")
+                .replace(CHECKED_IN_RUNBOOKS, "https://wiki.example.com/blockscope/runbooks#")
+                .replace(CHECKED_IN_FINDINGS + "findings", CUSTOM_FINDINGS + "findings");
     }
 }

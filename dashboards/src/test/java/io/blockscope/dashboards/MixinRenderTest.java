@@ -99,6 +99,31 @@ class MixinRenderTest {
         assertFalse(unrelabelled.ok(), unrelabelled.output());
     }
 
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(PrometheusVersion.class)
+    void clusterAsAnExternalLabelStillReachesEveryDashboardLink(PrometheusVersion version) throws IOException {
+        // Alerts evaluated in each Prometheus of a pair: cluster is an external label, not in the series, so not
+        // in $labels; every dashboard_url must still open the alerting server's cluster (from $externalLabels).
+        Path out = customRender;
+        String tests = Files.readString(ModulePaths.dashboards().resolve("tests/alerts-test.yml"));
+        String external = Mixin.relabelUnitTestsClusterExternal(tests);
+        assertTrue(external.contains("var-cluster=" + Mixin.CUSTOM_CLUSTER + "&"), "no link names the cluster");
+        assertFalse(external.contains("cluster=\"" + Mixin.CUSTOM_CLUSTER + "\""), "a series carries the cluster");
+        Files.createDirectories(out.resolve("tests"));
+        Files.writeString(out.resolve("tests/cluster-external.yml"), external);
+        Command.Result result = Promtool.run(version, out, "test", "rules", "tests/cluster-external.yml");
+        assertTrue(result.ok(), result.output());
+        assertTrue(result.output().contains("SUCCESS"), result.output());
+
+        // Without the external label the link's cluster is empty: the case this guards against.
+        Files.writeString(
+                out.resolve("tests/cluster-missing.yml"),
+                external.replace("    external_labels:\n      cluster: " + Mixin.CUSTOM_CLUSTER + "\n", ""));
+        Command.Result missing = Promtool.run(version, out, "test", "rules", "tests/cluster-missing.yml");
+        assertFalse(missing.ok(), missing.output());
+        assertTrue(missing.output().contains("var-cluster=&var-job"), missing.output());
+    }
+
     @Test
     void customConfigDashboardsHaveAClusterVariableAndScopeEveryQuery() {
         for (GrafanaDashboard d : GrafanaDashboard.all(customRender.resolve("grafana"))) {
@@ -159,6 +184,8 @@ class MixinRenderTest {
         // What docs/dashboards.md#runbook-links tells operators to do: every alert, in the rule file and in the
         // PrometheusRule, links its own section under the override, and no link is left at the default.
         Mixin.render("{runbookURLPattern: 'https://runbooks.example.org/ops/blockscope/%s.html'}", out);
+        // Runbooks outside an agent's endpoint, no findingsURL: no finding link (it would guess an address).
+        assertFalse(Files.readString(out.resolve("alerts.yml")).contains("finding: "), "a finding link was guessed");
         List<RuleFile.Rule> defaults = RuleFile.alerts().alertRules();
         List<RuleFile.Rule> alerts = RuleFile.read(out.resolve("alerts.yml")).alertRules();
         assertEquals(defaults.size(), alerts.size());
@@ -191,6 +218,20 @@ class MixinRenderTest {
                 "the checked-in link changed: update this test");
         for (String file : Mixin.renderedFiles(out)) {
             assertFalse(Files.readString(out.resolve(file)).contains(defaultHost), file + " still links the default");
+        }
+    }
+
+    @Test
+    void aFindingsUrlThatIsNotAnAgentsEndpointIsRejected(@TempDir Path out) {
+        for (String bad : List.of("rs1.example.com:9404", "http://rs1.example.com:9404/findings#%s")) {
+            Command.Result result = Mixin.run(List.of(
+                    "--config-override",
+                    "{findingsURL: '" + bad + "', runbookURLPattern: 'http://rs1:9404/runbooks#%s'}",
+                    "--out",
+                    out.toString()));
+            assertFalse(result.ok(), bad);
+            assertTrue(result.output().contains("findingsURL must be '' or the absolute http(s) URL"), result.output());
+            assertFalse(Files.exists(out.resolve("alerts.yml")), "a refused render wrote files");
         }
     }
 
@@ -234,12 +275,30 @@ class MixinRenderTest {
         // opens a dashboard of the same render, with variables it has and a panel it has.
         java.util.Set<String> anchors =
                 MarkdownAnchors.of(Files.readString(ModulePaths.docs().resolve("runbooks.md")));
+        // The findings pages' anchors, by the path the agent serves each page at (exporter's Findings).
+        java.util.Map<String, java.util.Set<String>> findingAnchors = java.util.Map.of(
+                "findings",
+                idAnchors(Files.readString(ModulePaths.docs().resolve("hbase-findings.md"))),
+                "findings-security",
+                idAnchors(Files.readString(ModulePaths.docs().resolve("hbase-findings-security.md"))));
+        int findingSites = RuleFile.YAML
+                .readTree(ModulePaths.dashboards()
+                        .resolve("mixin/hbase-findings.json")
+                        .toFile())
+                .size();
+        Pattern findingUrl =
+                Pattern.compile("; finding: (https?://[^\\s{]+/)(findings|findings-security)#([a-z0-9-]+)");
         Pattern dashboardUrl = Pattern.compile("^(https?://[^/?#]+)/d/([a-z0-9-]+)/[a-z0-9-]+\\?([^#]+)$");
         List<String> problems = new ArrayList<>();
         int checked = 0;
         for (Object[] render : new Object[][] {
-            {defaultRender, Mixin.CHECKED_IN_RUNBOOKS, "http://localhost:3000"},
-            {customRender, "https://wiki.example.com/blockscope/runbooks#", "https://grafana.example.com"}
+            {defaultRender, Mixin.CHECKED_IN_RUNBOOKS, "http://localhost:3000", Mixin.CHECKED_IN_FINDINGS},
+            {
+                customRender,
+                "https://wiki.example.com/blockscope/runbooks#",
+                "https://grafana.example.com",
+                Mixin.CUSTOM_FINDINGS
+            }
         }) {
             Path out = (Path) render[0];
             String runbooks = (String) render[1];
@@ -256,6 +315,22 @@ class MixinRenderTest {
                     problems.add(where + "runbook_url names no section of docs/runbooks.md: " + runbook);
                 } else if (!anchor.equals(alert.name().toLowerCase(java.util.Locale.ROOT))) {
                     problems.add(where + "runbook_url names another alert's section: " + runbook);
+                }
+                // Each finding link of the advice: the render's agent endpoint, a page it serves, an anchor on it.
+                java.util.regex.Matcher finding =
+                        findingUrl.matcher(alert.annotations().getOrDefault("instead", ""));
+                int findingLinks = 0;
+                while (finding.find()) {
+                    findingLinks++;
+                    if (!finding.group(1).equals(render[3])
+                            || !findingAnchors.get(finding.group(2)).contains(finding.group(3))) {
+                        problems.add(where + "finding link to no finding of the agent at " + render[3] + ": "
+                                + finding.group());
+                    }
+                }
+                if (alert.name().equals("BlockscopeHotCopyPath") && findingLinks != findingSites) {
+                    problems.add(
+                            where + findingLinks + " finding links, not one per finding's site (" + findingSites + ")");
                 }
                 String link = alert.annotations().getOrDefault("dashboard_url", "");
                 java.util.regex.Matcher m = dashboardUrl.matcher(link);
@@ -285,6 +360,17 @@ class MixinRenderTest {
         }
         assertEquals(List.of(), problems);
         assertEquals(4 * RuleFile.alerts().alertRules().size(), checked, "alerts checked");
+    }
+
+    /** The {@code <a id="...">} anchors of a findings page (each finding's, as Findings reads them). */
+    private static java.util.Set<String> idAnchors(String markdown) {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        java.util.regex.Matcher m =
+                Pattern.compile("(?m)^<a id=\"([a-z0-9-]+)\"></a>$").matcher(markdown);
+        while (m.find()) {
+            ids.add(m.group(1));
+        }
+        return ids;
     }
 
     /** The alerts of a render's PrometheusRule, as a rule file. */

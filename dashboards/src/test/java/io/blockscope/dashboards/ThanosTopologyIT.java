@@ -43,21 +43,26 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  *   <li>one {@code thanos query} over the four sidecars, deduplicating on {@code replica};</li>
  *   <li>the alerts evaluated once, globally, by {@code thanos rule} against that querier; and, the other
  *       supported way, by every Prometheus, sending to one Alertmanager (Debian's) after dropping
- *       {@code replica} ({@code alert_relabel_configs}), so the pair's copies of an alert are one alert;</li>
+ *       {@code replica} ({@code alert_relabel_configs}), so the pair's copies of an alert are one alert;
+ *       thanos rule sends to the same Alertmanager, its alerts told apart by its {@code ruler} label;</li>
  *   <li>and, as the yardstick, one more Prometheus scraping both servers with {@code cluster} as a target
  *       label: the single Prometheus holding the same data.</li>
  * </ul>
  * A copying scan on the east server (as {@link DashboardsEndToEndIT}) makes BlockscopeHotCopyPath fire there;
  * the west server serves zero-copy reads. Then:
  * <ol>
- *   <li>the alert fires once for the east server in thanos rule and once in Alertmanager (while both
- *       replicas of the pair fire it), and nowhere for the west server;</li>
+ *   <li>the alert fires once for the east server in thanos rule and once in Alertmanager per path (while
+ *       both replicas of the pair fire it), and nowhere for the west server; every alert Alertmanager
+ *       receives, from either path, links the dashboard of its own cluster ({@code var-cluster=east}),
+ *       though in the pair's path cluster is an external label, absent from the rule's {@code $labels};</li>
  *   <li>every query of both dashboards (each server's view, and the fleet over both clusters) answers through
  *       Thanos Query what it answers on the single Prometheus: the same series, {@code replica} aside, and
  *       values within {@value #TOLERANCE_PERCENT} %, evaluated at one instant after the load with every
  *       rate window spanning the whole load (see {@link #SAME});</li>
  *   <li>the fleet view ranks both clusters' servers; its sums count a deduplicated pair once (and, as a check
  *       that the pair is real, twice with deduplication off);</li>
+ *   <li>every finding link of the rendered hot-copy advice names an anchor of the page a real agent (the
+ *       east server's) serves at that path ({@code /findings}, {@code /findings-security});</li>
  *   <li>the alert resolves in both places once the copying stops.</li>
  * </ol>
  * Needs {@value Thanos#VARIABLE} ({@code .ci/thanos.sh}), Debian's prometheus and prometheus-alertmanager.
@@ -206,6 +211,8 @@ class ThanosTopologyIT {
                             "--rule-file=" + mixin.resolve("alerts.yml"),
                             "--query=" + query.http(),
                             "--eval-interval=1s",
+                            "--resend-delay=1s",
+                            "--alertmanagers.url=http://" + alertmanager.http(),
                             "--label=ruler=\"global\""),
                     dir.resolve("rule.log"));
             started.add(rule);
@@ -228,6 +235,11 @@ class ThanosTopologyIT {
                     + Duration.between(t0, Instant.now()).toSeconds() + " s (example servers "
                     + serversUp.toSeconds() + " s, Prometheus servers " + prometheusUp.toSeconds() + " s): "
                     + targets);
+
+            int findingLinks =
+                    assertEveryFindingLinkIsOnTheAgentsPage(mixin.resolve("alerts.yml"), targets.get("east"));
+            System.out.println("[thanos] " + findingLinks + " finding links of the hot-copy advice, each an anchor of"
+                    + " the east agent's /findings or /findings-security");
 
             // The cause: copying scans on the east server only; zero-copy reads on the west one.
             String east = targets.get("east");
@@ -253,8 +265,9 @@ class ThanosTopologyIT {
                                                         Instant.now(),
                                                         false))
                                                 == 2
-                                        && firingInAlertmanager(am).size() > 0),
-                        ALERT + " did not fire in thanos rule, both east replicas and Alertmanager: rule "
+                                        && firingInAlertmanager(am, true).size() > 0
+                                        && firingInAlertmanager(am, false).size() > 0),
+                        ALERT + " did not fire in thanos rule, both east replicas and Alertmanager (from both): rule "
                                 + ruleAlerts(thanosRule) + " " + unhealthy(thanosRule.ruleGroups()) + "\n"
                                 + rule.process().tail(10) + "\nreplicas "
                                 + thanosQuery.query("ALERTS", Instant.now(), false) + "\nalertmanager "
@@ -264,7 +277,12 @@ class ThanosTopologyIT {
                 Duration firedAfter = Duration.between(loadStart, Instant.now());
                 Poll.sleep(Duration.ofSeconds(3)); // both replicas have sent it a few times (resend delay 1 s)
                 assertOncePerServer(firing(ruleAlerts(thanosRule)), east, "thanos rule");
-                assertOncePerServer(firingInAlertmanager(am), east, "Alertmanager, fed by both replicas of each pair");
+                assertOncePerServer(
+                        firingInAlertmanager(am, false), east, "Alertmanager, fed by both replicas of each pair");
+                assertOncePerServer(firingInAlertmanager(am, true), east, "Alertmanager, fed by thanos rule");
+                int linked = assertEveryDashboardLinkNamesItsCluster(am.alertmanagerAlerts());
+                System.out.println("[thanos] " + linked + " alerts in Alertmanager, each dashboard_url naming its"
+                        + " cluster (thanos rule's and the pairs')");
                 System.out.println(
                         "[thanos] " + ALERT + " firing once, for " + east + ", after " + firedAfter.toSeconds()
                                 + " s of load: thanos rule and Alertmanager (both east replicas firing it)");
@@ -288,7 +306,8 @@ class ThanosTopologyIT {
                     Poll.until(
                             Duration.ofSeconds(120),
                             () -> firing(ruleAlerts(thanosRule)).isEmpty()
-                                    && firingInAlertmanager(am).isEmpty()),
+                                    && firingInAlertmanager(am, true).isEmpty()
+                                    && firingInAlertmanager(am, false).isEmpty()),
                     ALERT + " did not resolve after the copying stopped: rule " + ruleAlerts(thanosRule)
                             + "\nalertmanager " + am.alertmanagerAlerts());
             System.out.println("[thanos] " + ALERT + " resolved in thanos rule and Alertmanager "
@@ -488,15 +507,69 @@ class ThanosTopologyIT {
         return firing;
     }
 
-    private static List<JsonNode> firingInAlertmanager(PromApi am) {
+    /** {@value #ALERT} active in Alertmanager, as thanos rule sent it (its ruler label) or as the pairs did. */
+    private static List<JsonNode> firingInAlertmanager(PromApi am, boolean fromRule) {
         List<JsonNode> firing = new ArrayList<>();
         for (JsonNode alert : am.alertmanagerAlerts()) {
             if (ALERT.equals(alert.path("labels").path("alertname").asText())
+                    && alert.path("labels").has("ruler") == fromRule
                     && "active".equals(alert.path("status").path("state").asText())) {
                 firing.add(alert);
             }
         }
         return firing;
+    }
+
+    /**
+     * Every alert in Alertmanager, whichever path sent it, links the dashboard of the cluster in its labels:
+     * a pair member evaluates with cluster only as an external label (absent from $labels), thanos rule
+     * with cluster in the series. Returns how many alerts were checked.
+     */
+    private static int assertEveryDashboardLinkNamesItsCluster(JsonNode alerts) {
+        List<String> wrong = new ArrayList<>();
+        int checked = 0;
+        for (JsonNode alert : alerts) {
+            String cluster = alert.path("labels").path("cluster").asText();
+            String link = alert.path("annotations").path("dashboard_url").asText();
+            checked++;
+            if (!CLUSTERS.contains(cluster) || !link.contains("?var-cluster=" + cluster + "&")) {
+                wrong.add(alert.path("labels") + " -> " + link);
+            }
+        }
+        assertEquals(List.of(), wrong, "dashboard_url without the alert's own cluster");
+        return checked;
+    }
+
+    /**
+     * Every distinct finding link of the rendered advice ({@code ; finding: <agent>/findings#anchor}) names a
+     * page the agent at {@code target} serves and an {@code id} on it. Returns how many links were checked.
+     */
+    private static int assertEveryFindingLinkIsOnTheAgentsPage(Path alerts, String target) throws Exception {
+        java.util.regex.Matcher link = java.util.regex.Pattern.compile(
+                        "; finding: https?://[^/\\s]+/(findings|findings-security)#([a-z0-9-]+)")
+                .matcher(Files.readString(alerts));
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        Map<String, String> pages = new HashMap<>();
+        Set<String> checked = new TreeSet<>();
+        List<String> missing = new ArrayList<>();
+        while (link.find()) {
+            String page = link.group(1);
+            if (!pages.containsKey(page)) {
+                java.net.http.HttpResponse<String> response = http.send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + target + "/" + page))
+                                .timeout(Duration.ofSeconds(30))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, response.statusCode(), "/" + page + " of " + target);
+                pages.put(page, response.body());
+            }
+            if (checked.add(page + "#" + link.group(2)) && !pages.get(page).contains("id=\"" + link.group(2) + "\"")) {
+                missing.add(page + "#" + link.group(2));
+            }
+        }
+        assertEquals(List.of(), missing, "finding links to no anchor of the agent's page");
+        assertTrue(checked.size() >= 9, "the rendered advice links the confirmed findings: " + checked);
+        return checked.size();
     }
 
     private static void assertOncePerServer(List<JsonNode> alerts, String instance, String where) {

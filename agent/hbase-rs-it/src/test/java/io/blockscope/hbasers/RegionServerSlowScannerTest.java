@@ -41,8 +41,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * buffer nor the block reference stuck, nor select BlockscopePoolBuffersStuck or
  * BlockscopeBlockRefsStuck: every scan RPC ends in the scanner's {@code shipped()}, whose probe
  * (scanner-shipped) restarts the age of its current block's checkout and of the buffers that block
- * lives in. Without that probe (a profile without it) the buffer counts stuck from 60 s on, and the
- * reference from 75 s on.
+ * lives in. Without that probe (a profile without it) the buffer counts stuck from 60 s on; without
+ * the touch of the checkout, the reference from about 70 s on (leak.age plus up to two epochs).
  */
 // Three minutes of two slow clients on their own RegionServer, mostly waiting: overlaps the other classes.
 @Execution(ExecutionMode.CONCURRENT)

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <p>One {@code long} per slot: identity hash (high 32 bits), tier (8 bits), epoch (8 bits), count
  * (16 bits); 0 is an empty slot. The epoch is the table's {@link #advance epoch} at the entry's last
- * checkout or return: an entry untouched for several epochs is a stuck reference ({@link #stuck}),
+ * checkout, return or {@link #touched touch}: an entry untouched for several epochs is a stuck reference ({@link #stuck}),
  * found without a clock read on the hot path. Linear probing over a fixed window of {@link #PROBES} slots, every slot of the
  * window checked on each lookup (so an emptied slot needs no tombstone), updated by CAS: no lock,
  * no allocation. Two blocks with the same identity hash share an entry; a release of one stands for
@@ -96,6 +96,36 @@ public final class CheckoutTable {
             }
         }
         return -1;
+    }
+
+    /**
+     * {@code block}'s holder is still using it: its checkout's age restarts (the entry is stamped with
+     * the current epoch, and is no longer {@link #STUCK}), as a checkout or return of it would do,
+     * without changing its count. Nothing if it is not checked out. A slow scanner keeps the block
+     * it stands on checked out for minutes and passes by it at each of its client's calls; a leaked
+     * reference is never touched again.
+     */
+    public void touched(Object block) {
+        touched(System.identityHashCode(block));
+    }
+
+    /**
+     * {@link #touched(Object)} by identity hash. Every entry of the hash is re-stamped (two blocks of
+     * one hash share entries already, as {@link #remove} does); a CAS against the entry read, so a
+     * racing return that emptied or changed the slot is never undone: the entry is read again.
+     */
+    void touched(int hash) {
+        int home = spread(hash);
+        int now = epoch;
+        for (int i = 0; i < PROBES; i++) {
+            int slot = (home + i) & mask;
+            for (long entry;
+                    matches(entry = slots.get(slot), hash) && (int) ((entry & EPOCH_MASK) >>> EPOCH_SHIFT) != now; ) {
+                if (slots.compareAndSet(slot, entry, (entry & ~EPOCH_MASK) | ((long) now << EPOCH_SHIFT))) {
+                    break;
+                }
+            }
+        }
     }
 
     /** Checkouts recorded, summed over all slots (for tests and diagnostics, not the hot path). */

@@ -162,12 +162,21 @@ public final class Checkouts {
     }
 
     /**
-     * {@code holder} (a block a live scanner stands on) is still in use: the pool buffers it lives in
-     * restart their age, so a slow reader's buffer is not counted stuck (see {@link BufferHolders}).
+     * {@code holder} (a block a live scanner stands on) is still in use: its own checkout, if a cache
+     * hit handed it out (a BucketCache block), and the pool buffers it lives in (a block read from
+     * disk) restart their age, so a slow reader's block is not counted stuck (see {@link
+     * CheckoutTable#touched}, {@link BufferHolders}).
      */
     public static void bufferTouch(Object holder) throws Throwable {
+        if (holder == null) {
+            return;
+        }
+        CheckoutTable table = checkouts;
+        if (table != null) {
+            table.touched(holder);
+        }
         HeldBuffers held = heldBuffers;
-        if (held != null && holder != null) {
+        if (held != null) {
             BufferHolders.touch(holder, held, System.nanoTime());
         }
     }

@@ -10,8 +10,8 @@ import org.jetbrains.lincheck.datastructures.Validate;
 import org.junit.jupiter.api.Test;
 
 /**
- * Model checks the agent's lock-free {@link CheckoutTable}: checkouts and returns of a few blocks
- * racing on their shared probe window, in the interleavings Lincheck's scheduler explores. Every
+ * Model checks the agent's lock-free {@link CheckoutTable}: checkouts, returns and touches of a few
+ * blocks racing on their shared probe window (and a scrape marking entries stuck), in the interleavings Lincheck's scheduler explores. Every
  * outcome must match some sequential order of the same calls (so a return never takes a checkout
  * twice, never loses one, and reports the tier it was checked out in), and afterwards the table
  * holds exactly the checkouts not given back.
@@ -53,6 +53,22 @@ public class CheckoutTableModelCheckTest {
             held.decrementAndGet();
         }
         return tier;
+    }
+
+    /**
+     * A live holder passes by its block (a scanner's shipped()): it re-stamps the block's entry and
+     * must neither add nor take a checkout, nor bring back one a racing return took.
+     */
+    @Operation
+    public void touch(@Param(name = "block") int block) {
+        table.touched(HASHES[block]);
+    }
+
+    /** The scrape side moves the epoch on and marks entries stuck, racing touches of the same entries. */
+    @Operation
+    public void scrape() {
+        table.advance();
+        table.stuck(1, 2);
     }
 
     /**

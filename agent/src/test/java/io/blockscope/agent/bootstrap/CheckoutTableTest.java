@@ -156,4 +156,129 @@ class CheckoutTableTest {
         assertEquals(0, stuck[1]);
         assertEquals(2, stuck[2]);
     }
+
+    @Test
+    void aTouchedCheckoutIsNeverStuckWhileItsHolderPassesBy() {
+        // a slow scanner on a BucketCache block: checked out once, shipped every other epoch
+        CheckoutTable table = new CheckoutTable(64);
+        Object block = new Object();
+        assertTrue(table.add(block, 1));
+        for (int e = 0; e < 40; e++) {
+            table.advance();
+            if (e % 2 == 0) {
+                table.touched(block);
+            }
+            assertEquals(0, table.stuck(5, 2)[1], "epoch " + e);
+        }
+        for (int e = 0; e < 3; e++) { // last touched 1 epoch ago
+            table.advance();
+            assertEquals(0, table.stuck(5, 2)[1], "last touched " + (e + 2) + " epochs ago");
+        }
+        table.advance();
+        assertEquals(1, table.stuck(5, 2)[1], "no longer touched: stuck");
+        assertEquals(1, table.size(), "a touch is no checkout");
+        assertEquals(1, table.remove(block));
+        assertEquals(0, table.size());
+    }
+
+    @Test
+    void aTouchUnsticksAnEntryFoundStuckWithoutChangingItsCount() {
+        CheckoutTable table = new CheckoutTable(64);
+        Object block = new Object();
+        table.add(block, 1);
+        table.add(block, 1);
+        for (int e = 0; e < 5; e++) {
+            table.advance();
+        }
+        assertEquals(2, table.stuck(5, 2)[1]);
+        table.touched(block);
+        assertEquals(0, table.stuck(5, 2)[1]);
+        assertEquals(2, table.size());
+        assertEquals(1, table.remove(block));
+        assertEquals(1, table.remove(block));
+        assertEquals(-1, table.remove(block));
+    }
+
+    @Test
+    void aTouchOfABlockNotCheckedOutChangesNothing() {
+        // a block read from disk (its pool buffers are touched instead) or a heap block
+        CheckoutTable table = new CheckoutTable(64);
+        Object leaked = new Object();
+        table.add(leaked, 1);
+        for (int e = 0; e < 5; e++) {
+            table.advance();
+            table.touched(new Object());
+        }
+        assertEquals(1, table.stuck(5, 2)[1]);
+        assertEquals(1, table.size());
+    }
+
+    @Test
+    void touchesRacingReturnsAndScrapesNeitherResurrectNorLoseCheckouts() throws Exception {
+        CheckoutTable table = new CheckoutTable(1 << 14);
+        List<Object> kept = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            Object block = new Object();
+            kept.add(block);
+            assertTrue(table.add(block, 1));
+        }
+        int threads = 4;
+        int rounds = 20_000;
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> workers = new ArrayList<>();
+        long[] unmatched = new long[threads];
+        for (int w = 0; w < threads; w++) {
+            int worker = w;
+            Thread thread = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < rounds; i++) {
+                    Object keptBlock = kept.get(i % kept.size());
+                    if (worker == 0) {
+                        // the scrape side: moves the epoch on and marks what it finds stuck
+                        table.advance();
+                        table.stuck(5, 2);
+                    } else if (worker % 2 == 1) {
+                        // a scanner: checks a block out, ships (touches it) while a return of it races
+                        Object block = new Object();
+                        if (!table.add(block, 1)) {
+                            unmatched[worker]++;
+                            continue;
+                        }
+                        table.touched(block);
+                        table.touched(keptBlock);
+                        if (table.remove(block) != 1) {
+                            unmatched[worker]++;
+                        }
+                        table.touched(block); // after its return: must not bring it back
+                    } else {
+                        table.touched(keptBlock);
+                    }
+                }
+            });
+            thread.start();
+            workers.add(thread);
+        }
+        start.countDown();
+        for (Thread thread : workers) {
+            thread.join();
+        }
+        for (int w = 0; w < threads; w++) {
+            assertEquals(0, unmatched[w], "worker " + w);
+        }
+        assertEquals(kept.size(), table.size(), "none resurrected, none lost");
+        kept.forEach(table::touched);
+        assertEquals(0, table.stuck(5, 2)[1], "every kept checkout touched just now");
+        for (int e = 0; e < 5; e++) {
+            table.advance();
+        }
+        assertEquals(kept.size(), table.stuck(5, 2)[1], "untouched since: every one stuck");
+        for (Object block : kept) {
+            assertEquals(1, table.remove(block));
+        }
+        assertEquals(0, table.size());
+    }
 }

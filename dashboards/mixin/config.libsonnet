@@ -60,11 +60,11 @@
       // leak.age + 60 s after the leak (one 15-60 s scrape plus one rule evaluation already use up
       // most of that minute), and the count never dips while the buffer stays out.
       BlockscopePoolBuffersStuck: '0s',
-      // A minute beyond the agent's count (leak.age, plus up to two epochs of leak.age/4). Set for
-      // slow scanners, which keep their current block between RPCs; their RPCs now restart its age
-      // (probe scanner-shipped touches the checkout, RegionServerSlowScannerTest), so the count no
-      // longer needs it; kept until the alert tests are moved to 0s with it.
-      BlockscopeBlockRefsStuck: '1m',
+      // 0s, as BlockscopePoolBuffersStuck: the agent counts a reference stuck only once no reader
+      // has touched its block for leak.age (plus up to two epochs of leak.age/4), and a slow
+      // scanner's RPCs restart its block's age (probe scanner-shipped touches the checkout,
+      // RegionServerSlowScannerTest); a further minute would put the alert past leak.age + 60 s.
+      BlockscopeBlockRefsStuck: '0s',
       BlockscopeScrapeFailing: '2m',
       BlockscopeAgentNotAttached: '5m',
       BlockscopeAgentAdviceErrors: '0s',

@@ -87,15 +87,10 @@ final class Mixin {
      * custom Grafana and runbook hosts. Series of other jobs (job="node") stay as they are.
      */
     static String relabelUnitTests(String tests) {
-        return tests.replace("job=\"blockscope\"", "cluster=\"" + CUSTOM_CLUSTER + "\",job=\"" + CUSTOM_JOB + "\"")
+        return customLinks(tests)
+                .replace("job=\"blockscope\"", "cluster=\"" + CUSTOM_CLUSTER + "\",job=\"" + CUSTOM_JOB + "\"")
                 .replaceAll("(?m)^(\\s+)job: blockscope$", "$1job: " + CUSTOM_JOB + "\n$1cluster: " + CUSTOM_CLUSTER)
-                .replace("(job blockscope)", "(job " + CUSTOM_JOB + ")")
-                .replace(
-                        "http://localhost:3000/d/blockscope-offheap/offheap-read-path?var-job=blockscope&",
-                        "https://grafana.example.com/d/blockscope-offheap/offheap-read-path?var-cluster="
-                                + CUSTOM_CLUSTER + "&var-job=" + CUSTOM_JOB + "&")
-                .replace(CHECKED_IN_RUNBOOKS, "https://wiki.example.com/blockscope/runbooks#")
-                .replace(CHECKED_IN_FINDINGS + "findings", CUSTOM_FINDINGS + "findings");
+                .replace("(job blockscope)", "(job " + CUSTOM_JOB + ")");
     }
 
     /**
@@ -105,12 +100,17 @@ final class Mixin {
      * still name the cluster.
      */
     static String relabelUnitTestsClusterExternal(String tests) {
-        return tests.replace("job=\"blockscope\"", "job=\"" + CUSTOM_JOB + "\"")
+        return customLinks(tests)
+                .replace("job=\"blockscope\"", "job=\"" + CUSTOM_JOB + "\"")
                 .replaceAll("(?m)^(\\s+)job: blockscope$", "$1job: " + CUSTOM_JOB)
                 .replaceAll(
                         "(?m)^  - name: (.*)$", "  - name: $1\n    external_labels:\n      cluster: " + CUSTOM_CLUSTER)
-                .replace("(job blockscope)", "(job " + CUSTOM_JOB + ")")
-                .replace(
+                .replace("(job blockscope)", "(job " + CUSTOM_JOB + ")");
+    }
+
+    /** The checked-in render's dashboard, runbook and finding links as {@link #CUSTOM_CONFIG} renders them. */
+    private static String customLinks(String tests) {
+        return tests.replace(
                         "http://localhost:3000/d/blockscope-offheap/offheap-read-path?var-job=blockscope&",
                         "https://grafana.example.com/d/blockscope-offheap/offheap-read-path?var-cluster="
                                 + CUSTOM_CLUSTER + "&var-job=" + CUSTOM_JOB + "&")

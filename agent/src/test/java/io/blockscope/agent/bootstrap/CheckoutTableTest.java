@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 class CheckoutTableTest {
@@ -85,33 +84,17 @@ class CheckoutTableTest {
         CheckoutTable table = new CheckoutTable(1 << 12);
         Object[] shared = {new Object(), new Object(), new Object()};
         int threads = 4;
-        CountDownLatch start = new CountDownLatch(1);
-        List<Thread> workers = new ArrayList<>();
         long[] unmatched = new long[threads];
-        for (int t = 0; t < threads; t++) {
-            int id = t;
-            Thread worker = new Thread(() -> {
-                try {
-                    start.await();
-                } catch (InterruptedException e) {
-                    return;
+        Race.run(threads, id -> {
+            for (int i = 0; i < 50_000; i++) {
+                Object block = shared[i % shared.length];
+                if (!table.add(block, id)) {
+                    unmatched[id]++;
+                } else if (table.remove(block) < 0) {
+                    unmatched[id]++;
                 }
-                for (int i = 0; i < 50_000; i++) {
-                    Object block = shared[i % shared.length];
-                    if (!table.add(block, id)) {
-                        unmatched[id]++;
-                    } else if (table.remove(block) < 0) {
-                        unmatched[id]++;
-                    }
-                }
-            });
-            workers.add(worker);
-            worker.start();
-        }
-        start.countDown();
-        for (Thread worker : workers) {
-            worker.join();
-        }
+            }
+        });
         for (int t = 0; t < threads; t++) {
             assertEquals(0, unmatched[t], "thread " + t);
         }
@@ -224,48 +207,32 @@ class CheckoutTableTest {
         }
         int threads = 4;
         int rounds = 20_000;
-        CountDownLatch start = new CountDownLatch(1);
-        List<Thread> workers = new ArrayList<>();
         long[] unmatched = new long[threads];
-        for (int w = 0; w < threads; w++) {
-            int worker = w;
-            Thread thread = new Thread(() -> {
-                try {
-                    start.await();
-                } catch (InterruptedException e) {
-                    return;
-                }
-                for (int i = 0; i < rounds; i++) {
-                    Object keptBlock = kept.get(i % kept.size());
-                    if (worker == 0) {
-                        // the scrape side: moves the epoch on and marks what it finds stuck
-                        table.advance();
-                        table.stuck(5, 2);
-                    } else if (worker % 2 == 1) {
-                        // a scanner: checks a block out, ships (touches it) while a return of it races
-                        Object block = new Object();
-                        if (!table.add(block, 1)) {
-                            unmatched[worker]++;
-                            continue;
-                        }
-                        table.touched(block);
-                        table.touched(keptBlock);
-                        if (table.remove(block) != 1) {
-                            unmatched[worker]++;
-                        }
-                        table.touched(block); // after its return: must not bring it back
-                    } else {
-                        table.touched(keptBlock);
+        Race.run(threads, worker -> {
+            for (int i = 0; i < rounds; i++) {
+                Object keptBlock = kept.get(i % kept.size());
+                if (worker == 0) {
+                    // the scrape side: moves the epoch on and marks what it finds stuck
+                    table.advance();
+                    table.stuck(5, 2);
+                } else if (worker % 2 == 1) {
+                    // a scanner: checks a block out, ships (touches it) while a return of it races
+                    Object block = new Object();
+                    if (!table.add(block, 1)) {
+                        unmatched[worker]++;
+                        continue;
                     }
+                    table.touched(block);
+                    table.touched(keptBlock);
+                    if (table.remove(block) != 1) {
+                        unmatched[worker]++;
+                    }
+                    table.touched(block); // after its return: must not bring it back
+                } else {
+                    table.touched(keptBlock);
                 }
-            });
-            thread.start();
-            workers.add(thread);
-        }
-        start.countDown();
-        for (Thread thread : workers) {
-            thread.join();
-        }
+            }
+        });
         for (int w = 0; w < threads; w++) {
             assertEquals(0, unmatched[w], "worker " + w);
         }

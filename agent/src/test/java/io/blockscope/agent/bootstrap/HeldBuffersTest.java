@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -92,31 +91,16 @@ class HeldBuffersTest {
         HeldBuffers held = new HeldBuffers(1 << 15);
         int threads = 4;
         int kept = 500;
-        CountDownLatch start = new CountDownLatch(1);
-        List<Thread> workers = new ArrayList<>();
-        for (int w = 0; w < threads; w++) {
-            Thread thread = new Thread(() -> {
-                try {
-                    start.await();
-                } catch (InterruptedException e) {
-                    return;
+        Race.run(threads, worker -> {
+            // one in 40 is kept out (leaked); the others come back at once
+            for (int i = 0; i < 20_000; i++) {
+                Object buffer = new Object();
+                held.taken(buffer, T0);
+                if (i % 40 != 0) {
+                    held.given(buffer);
                 }
-                // one in 40 is kept out (leaked); the others come back at once
-                for (int i = 0; i < 20_000; i++) {
-                    Object buffer = new Object();
-                    held.taken(buffer, T0);
-                    if (i % 40 != 0) {
-                        held.given(buffer);
-                    }
-                }
-            });
-            thread.start();
-            workers.add(thread);
-        }
-        start.countDown();
-        for (Thread thread : workers) {
-            thread.join();
-        }
+            }
+        });
         assertEquals(threads * kept, held.held() + held.untracked());
         assertEquals(threads * kept, held.olderThan(T0 + 61 * SECOND, AGE) + held.untracked());
     }
@@ -179,36 +163,20 @@ class HeldBuffersTest {
             kept.add(buffer);
             held.taken(buffer, T0);
         }
-        CountDownLatch start = new CountDownLatch(1);
-        List<Thread> workers = new ArrayList<>();
-        for (int w = 0; w < threads; w++) {
-            int worker = w;
-            Thread thread = new Thread(() -> {
-                try {
-                    start.await();
-                } catch (InterruptedException e) {
-                    return;
+        Race.run(threads, worker -> {
+            for (int i = 0; i < rounds; i++) {
+                if (worker % 2 == 0) {
+                    // a holder: take, touch it (and the kept ones), give it back
+                    Object buffer = new Object();
+                    held.taken(buffer, T0 + i);
+                    held.touched(buffer, T0 + 100 * SECOND);
+                    held.touched(kept.get(i % kept.size()), T0 + 100 * SECOND);
+                    held.given(buffer);
+                } else {
+                    held.touched(kept.get(i % kept.size()), T0 + 100 * SECOND);
                 }
-                for (int i = 0; i < rounds; i++) {
-                    if (worker % 2 == 0) {
-                        // a holder: take, touch it (and the kept ones), give it back
-                        Object buffer = new Object();
-                        held.taken(buffer, T0 + i);
-                        held.touched(buffer, T0 + 100 * SECOND);
-                        held.touched(kept.get(i % kept.size()), T0 + 100 * SECOND);
-                        held.given(buffer);
-                    } else {
-                        held.touched(kept.get(i % kept.size()), T0 + 100 * SECOND);
-                    }
-                }
-            });
-            thread.start();
-            workers.add(thread);
-        }
-        start.countDown();
-        for (Thread thread : workers) {
-            thread.join();
-        }
+            }
+        });
         assertEquals(kept.size() + held.untracked(), held.held() + held.untracked());
         assertEquals(0, held.olderThan(T0 + 159 * SECOND, AGE), "every kept buffer was touched at 100 s");
         assertEquals(kept.size(), held.olderThan(T0 + 161 * SECOND, AGE));

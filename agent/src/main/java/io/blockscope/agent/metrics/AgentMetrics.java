@@ -124,6 +124,9 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
             CopyOwners.collect(out);
         }
         heapFallbacks(out, r);
+        if (profile.tracksContext() && hasAllocatorProbe) {
+            FallbackOwners.collect(out);
+        }
         if (r != null) {
             occupancy(out, r);
             allocatorPools(out, r);

@@ -138,7 +138,7 @@ public final class Context {
         CounterRows.sumFallbacks(byTable);
     }
 
-    /** This thread's table id (tests). */
+    /** This thread's table id: off the hot path (a sampled checkout's leak record), and tests. */
     public static int table() {
         return CounterRows.context()[TABLE];
     }

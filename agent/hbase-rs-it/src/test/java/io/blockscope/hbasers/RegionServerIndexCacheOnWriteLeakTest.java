@@ -55,7 +55,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * root-index case nothing is reported. For HBASE-30038 the stuck count must equal the intermediate
  * index blocks HBase's own reader finds in the files the flushes wrote, and the same data in a family
  * that does not cache its index on write must leak nothing; those runs write
- * docs/hbase-findings-leaks.md.
+ * docs/hbase-findings-leaks.md. The flushes leak on the flush thread, which works for the flushed
+ * region's table: the named leaks, the stuck buffers and the logged leak carry the leaking table,
+ * none the other table on the server.
  */
 // Waits out leak.age (60 s) with its RegionServer idle: overlaps the other leak classes and the rest.
 @Execution(ExecutionMode.CONCURRENT)
@@ -73,6 +75,9 @@ class RegionServerIndexCacheOnWriteLeakTest {
     static final TableName INDEXED = TableName.valueOf("indexed");
     /** The same data, its index not cached on write: what turning it off saves. */
     static final TableName NOT_CACHED = TableName.valueOf("indexed_not_cached");
+
+    static final String INDEXED_LABEL = "default:indexed";
+    static final String NOT_CACHED_LABEL = "default:indexed_not_cached";
 
     /** Each HBASE-30038 run, by release, for docs/hbase-findings-leaks.md once all have run. */
     private static final Map<String, LeakFindingPage.Run> INTERMEDIATE_RUNS = new ConcurrentHashMap<>();
@@ -153,6 +158,11 @@ class RegionServerIndexCacheOnWriteLeakTest {
                         "HBase %s: %d files, %d intermediate index blocks, %d stuck; not cached on write: %d files,"
                                 + " %d intermediate index blocks%n",
                         release, cached.files(), intermediate, stuck, notCached.files(), intermediateNotCached);
+                System.out.printf(
+                        "HBase %s: leaks by table:%n%s%nstuck by table:%n%s%n",
+                        release,
+                        agent.describe("blockscope_block_leaks_by_table_total"),
+                        agent.describe("blockscope_allocator_pool_buffers_stuck_by_table"));
                 assertAll(
                         () -> assertEquals(FLUSHES, cached.files(), "one file per flush, compactions off"),
                         () -> assertTrue(
@@ -164,7 +174,33 @@ class RegionServerIndexCacheOnWriteLeakTest {
                                 intermediate,
                                 intermediateNotCached,
                                 "the same data, not cached on write, has as many intermediate index blocks,"
-                                        + " and leaks none of them"));
+                                        + " and leaks none of them"),
+                        () -> assertEquals(
+                                stuck,
+                                agent.count("blockscope_allocator_pool_buffers_stuck_by_table", "table", INDEXED_LABEL),
+                                "every stuck buffer under the flushed table: "
+                                        + agent.describe("blockscope_allocator_pool_buffers_stuck_by_table")),
+                        () -> assertEquals(
+                                agent.sum("blockscope_block_leaks_total", LeakChecks.kind("buffer")),
+                                agent.sum(
+                                        "blockscope_block_leaks_by_table_total",
+                                        l -> "buffer".equals(l.get("kind")) && INDEXED_LABEL.equals(l.get("table"))),
+                                "every named buffer leak under the flushed table: "
+                                        + agent.describe("blockscope_block_leaks_by_table_total")),
+                        () -> assertEquals(
+                                0,
+                                agent.sum(
+                                                "blockscope_block_leaks_by_table_total",
+                                                Scrape.label("table", NOT_CACHED_LABEL))
+                                        + agent.sum(
+                                                "blockscope_allocator_pool_buffers_stuck_by_table",
+                                                Scrape.label("table", NOT_CACHED_LABEL)),
+                                "nothing on the table that does not cache its index on write"),
+                        () -> assertTrue(
+                                server.agentLines().stream()
+                                        .anyMatch(l -> l.contains("leak: a buffer taken from pool at " + WRITER_SITE)
+                                                && l.contains(" for table " + INDEXED_LABEL + " ")),
+                                "the first buffer leak logged with its table"));
                 INTERMEDIATE_RUNS.put(
                         release,
                         new LeakFindingPage.Run(

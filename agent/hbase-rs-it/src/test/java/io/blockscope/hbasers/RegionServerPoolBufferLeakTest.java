@@ -44,8 +44,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * release, so its pool buffer is never given back. Past {@code leak.age} the agent must count every
  * one of them as stuck (exactly the pool's buffers in use), name HBase's code that took them once
  * it samples every take, and the shipped stuck-buffer, pool-drain and leak alerts must select the
- * server; on 2.4.18 nothing is reported. Runs when {@code BLOCKSCOPE_TEST_JDKS} has an {@code 11=}
- * entry (.ci/jdks.sh sets it).
+ * server; on 2.4.18 nothing is reported. A second, uncompressed table on the same server, loaded
+ * and scanned first, must get none of the heap fallbacks, leaks or stuck buffers: they count under
+ * the compressed table whose scans caused them. Runs when {@code BLOCKSCOPE_TEST_JDKS} has an
+ * {@code 11=} entry (.ci/jdks.sh sets it).
  */
 // Waits out leak.age (60 s) with its RegionServer idle: overlaps the other leak classes and the rest.
 @Execution(ExecutionMode.CONCURRENT)
@@ -63,6 +65,13 @@ class RegionServerPoolBufferLeakTest {
     static final String AGENT = "";
     /** Where HBase takes the buffer a block is decompressed into (HFileBlock.allocateBuffer and its callers). */
     static final String DECOMPRESSION_SITE = "org.apache.hadoop.hbase.io.hfile.HFileBlock.";
+
+    static final TableName COMPRESSED = TableName.valueOf("hbase27170");
+    /** Another table on the same server, uncompressed: its blocks are read into pool buffers and given back. */
+    static final TableName PLAIN = TableName.valueOf("hbase27170_plain");
+
+    static final String COMPRESSED_LABEL = "default:hbase27170";
+    static final String PLAIN_LABEL = "default:hbase27170_plain";
 
     static final byte[] FAMILY = Bytes.toBytes("f");
     static final byte[] QUALIFIER = Bytes.toBytes("q");
@@ -91,7 +100,10 @@ class RegionServerPoolBufferLeakTest {
                     "HBase %s on JDK 11 started in %d ms%n",
                     release, server.startup().toMillis());
             Instant loadStart = Instant.now();
-            Table table = compressedTable(connection);
+            // the other table's reads first, while the pool has buffers: none of what follows is its
+            Table plain = loadedTable(connection, PLAIN, Compression.Algorithm.NONE);
+            assertEquals(ROWS, countUncached(plain), "rows of the plain table's scan");
+            Table table = loadedTable(connection, COMPRESSED, Compression.Algorithm.GZ);
             for (int scan = 0; scan < SCANS; scan++) {
                 assertEquals(ROWS, countUncached(table), "rows of full scan " + (scan + 1));
                 // a scrape while the pool still has buffers to take
@@ -139,6 +151,60 @@ class RegionServerPoolBufferLeakTest {
         System.out.printf(
                 "HBase %s: pool buffers in use %.0f of %.0f, pool_exhausted fallbacks %.0f, buffer leaks %s%n",
                 release, inUse, max, exhausted, LeakChecks.describe(bufferLeaks));
+        double exhaustedOnCompressed = agent.count(
+                "blockscope_allocator_heap_fallbacks_by_table_total",
+                "reason",
+                "pool_exhausted",
+                "table",
+                COMPRESSED_LABEL);
+        System.out.printf(
+                "HBase %s: pool_exhausted fallbacks by table:%n%s%nleaks by table:%n%s%nstuck by table:%n%s%n",
+                release,
+                agent.describe("blockscope_allocator_heap_fallbacks_by_table_total"),
+                agent.describe("blockscope_block_leaks_by_table_total"),
+                agent.describe("blockscope_allocator_pool_buffers_stuck_by_table"));
+        assertAll(
+                () -> assertTrue(
+                        exhaustedOnCompressed > 0,
+                        "the drained pool's fallbacks land on the table whose scans drained it: "
+                                + agent.describe("blockscope_allocator_heap_fallbacks_by_table_total")),
+                () -> assertEquals(
+                        exhausted,
+                        agent.sum(
+                                "blockscope_allocator_heap_fallbacks_by_table_total",
+                                Scrape.label("reason", "pool_exhausted")),
+                        "the tables' pool_exhausted fallbacks add up to the total"),
+                () -> assertTrue(
+                        exhaustedOnCompressed >= 0.9 * exhausted,
+                        "most pool_exhausted fallbacks under the scanned table, not (none): "
+                                + agent.describe("blockscope_allocator_heap_fallbacks_by_table_total")),
+                () -> assertEquals(
+                        0,
+                        agent.count(
+                                "blockscope_allocator_heap_fallbacks_by_table_total",
+                                "reason",
+                                "pool_exhausted",
+                                "table",
+                                PLAIN_LABEL),
+                        "no pool_exhausted fallback on the other table (its own small ones are below_min_size): "
+                                + agent.describe("blockscope_allocator_heap_fallbacks_by_table_total")),
+                () -> assertEquals(
+                        agent.sum("blockscope_block_leaks_total", LeakChecks.kind("buffer")),
+                        agent.sum(
+                                "blockscope_block_leaks_by_table_total",
+                                l -> "buffer".equals(l.get("kind")) && COMPRESSED_LABEL.equals(l.get("table"))),
+                        "every buffer leak under the compressed table: "
+                                + agent.describe("blockscope_block_leaks_by_table_total")),
+                () -> assertEquals(
+                        agent.value("blockscope_allocator_pool_buffers_stuck"),
+                        agent.count("blockscope_allocator_pool_buffers_stuck_by_table", "table", COMPRESSED_LABEL),
+                        "every stuck buffer under the compressed table: "
+                                + agent.describe("blockscope_allocator_pool_buffers_stuck_by_table")),
+                () -> assertTrue(
+                        server.agentLines().stream()
+                                .anyMatch(l -> l.contains("leak: a buffer taken from pool at " + DECOMPRESSION_SITE)
+                                        && l.contains(" for table " + COMPRESSED_LABEL + " ")),
+                        "the first buffer leak logged with its table"));
         assertAll(
                 () -> assertTrue(stuck >= 0.95 * max, "the pool's buffers stuck: " + stuck + " of " + max),
                 () -> assertTrue(
@@ -189,6 +255,16 @@ class RegionServerPoolBufferLeakTest {
                         agent.sum("blockscope_block_leaks_total", l -> true),
                         "no leak: " + agent.describe("blockscope_block_leaks_total")),
                 () -> assertEquals(0, exhausted, "no heap fallback for pool_exhausted"),
+                () -> assertEquals(
+                        0,
+                        agent.sum(
+                                "blockscope_allocator_heap_fallbacks_by_table_total",
+                                Scrape.label("reason", "pool_exhausted")),
+                        "no table has a pool_exhausted fallback"),
+                () -> assertEquals(
+                        0,
+                        agent.sum("blockscope_block_leaks_by_table_total"),
+                        "no leak by table: " + agent.describe("blockscope_block_leaks_by_table_total")),
                 () -> assertEquals(0, agent.value("blockscope_allocator_pool_buffers_stuck"), "no buffer stuck"),
                 () -> assertTrue(inUse < 0.95 * max, "the pool did not drain: " + inUse + " of " + max),
                 () -> assertEquals(
@@ -208,13 +284,13 @@ class RegionServerPoolBufferLeakTest {
                         "the leak alert selects nothing"));
     }
 
-    /** Creates a GZ-compressed table, loads {@link #ROWS} rows of 1 KB that compress well, and flushes it. */
-    private static Table compressedTable(Connection connection) throws IOException {
-        TableName name = TableName.valueOf("hbase27170");
+    /** Creates table {@code name} in {@code compression}, loads {@link #ROWS} rows of 1 KB that compress well, and flushes it. */
+    private static Table loadedTable(Connection connection, TableName name, Compression.Algorithm compression)
+            throws IOException {
         try (Admin admin = connection.getAdmin()) {
             admin.createTable(TableDescriptorBuilder.newBuilder(name)
                     .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(FAMILY)
-                            .setCompressionType(Compression.Algorithm.GZ)
+                            .setCompressionType(compression)
                             .build())
                     .build());
             Table table = connection.getTable(name);

@@ -146,7 +146,7 @@ public final class Checkouts {
     public static void bufferTake(int tier, boolean counted, Object buffer) {
         HeldBuffers held = heldBuffers;
         if (held != null) {
-            held.taken(buffer, System.nanoTime());
+            held.taken(buffer, System.nanoTime(), Context.table());
         }
         int sample = checkoutSample;
         checkedOut(tier, counted, buffer, sample != 0 && denseBufferSites ? 1 : sample);

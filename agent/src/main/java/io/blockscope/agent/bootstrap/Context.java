@@ -1,7 +1,8 @@
 package io.blockscope.agent.bootstrap;
 
 /**
- * Whose work a thread is doing: the table and the user copies are counted under. Kept per thread
+ * Whose work a thread is doing: the table and the user copies are counted under (and heap
+ * fallbacks, and the leak tracker's takes, under the table). Kept per thread
  * in its counter row ({@link CounterRows#context}), as small ids of two bounded {@link Interned}
  * tables, so a copy adds into its table's and user's column with array stores only.
  *
@@ -128,7 +129,16 @@ public final class Context {
         CounterRows.sumContext(byTable, byUser);
     }
 
-    /** This thread's table id (tests). */
+    /**
+     * Heap fallbacks so far by table id and reason: calls at {@code [(table * FALLBACK_REASONS +
+     * reason) * 2]}, bytes at the next index ({@code tables().width() * 2 *
+     * Counters.FALLBACK_REASONS} long); scrape side.
+     */
+    public static void heapFallbacks(long[] byTable) {
+        CounterRows.sumFallbacks(byTable);
+    }
+
+    /** This thread's table id: off the hot path (a sampled checkout's leak record), and tests. */
     public static int table() {
         return CounterRows.context()[TABLE];
     }

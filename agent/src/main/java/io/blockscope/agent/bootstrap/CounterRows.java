@@ -90,6 +90,8 @@ final class CounterRows {
         final long[] tableBytes = new long[Context.tables.width() * Counters.MAX_COMPONENTS];
         /** Copy bytes by user id. */
         final long[] userBytes = new long[Context.users.width()];
+        /** Heap fallbacks and their bytes by table id and reason ({@link #fallbackIndex}). */
+        final long[] tableFallbacks = new long[Context.tables.width() * FALLBACK_WIDTH];
 
         Owner(Thread thread) {
             this.thread = new WeakReference<>(thread);
@@ -98,6 +100,16 @@ final class CounterRows {
 
     /** Copy bytes by table and component, then by user, of ended threads; guarded by the class lock. */
     private static long[] retiredTableBytes = new long[0];
+
+    private static long[] retiredTableFallbacks = new long[0];
+
+    /** Per table in {@code tableFallbacks}: calls then bytes of each fallback reason. */
+    static final int FALLBACK_WIDTH = 2 * Counters.FALLBACK_REASONS;
+
+    /** Where a table's fallback calls of {@code reason} sit; their bytes are at the next index. */
+    static int fallbackIndex(int table, int reason) {
+        return table * FALLBACK_WIDTH + 2 * reason;
+    }
 
     private static long[] retiredUserBytes = new long[0];
 
@@ -246,6 +258,38 @@ final class CounterRows {
         }
     }
 
+    /**
+     * {@link #add(int, long, int, long)} of one heap fallback ({@code 1} to {@code a}, {@code bytes}
+     * to {@code b}), and the same into the thread's table's columns of {@code reason} ({@link
+     * Context}), like {@link #addCopy}: the same row lookup, then array stores only.
+     */
+    static void addFallback(int a, int b, long bytes, int reason) {
+        Thread current = Thread.currentThread();
+        long tid = current.getId();
+        int slot = home(tid);
+        int row = slot * STRIDE;
+        if (TABLE[row + OWNER] == tid) {
+            int i = row + FIRST_COLUMN + a;
+            int j = row + FIRST_COLUMN + b;
+            TABLE[i] += 1L;
+            LONGS.setRelease(TABLE, j, TABLE[j] + bytes);
+        } else {
+            addSlow(current, tid, a, 1L);
+            addSlow(current, tid, b, bytes);
+            slot = slotSlow(current, tid);
+            if (slot < 0) {
+                return;
+            }
+        }
+        Owner owner = OWNERS[slot];
+        long[] byTable = owner.tableFallbacks;
+        int t = fallbackIndex(owner.context[Context.TABLE], reason);
+        if (t + 1 < byTable.length) {
+            byTable[t] += 1L;
+            LONGS.setRelease(byTable, t + 1, byTable[t + 1] + bytes);
+        }
+    }
+
     /** This thread's {@link Context} row, kept with its counter row like {@link #callSlot}. */
     static int[] context() {
         Thread current = Thread.currentThread();
@@ -274,6 +318,17 @@ final class CounterRows {
             if (owner != null && (long) LONGS.getAcquire(TABLE, slot * STRIDE + OWNER) != 0) {
                 addInto(byTable, owner.tableBytes);
                 addInto(byUser, owner.userBytes);
+            }
+        }
+    }
+
+    /** Heap fallbacks by table and reason ({@link #fallbackIndex}), over all rows and retired rows. */
+    static synchronized void sumFallbacks(long[] byTable) {
+        addInto(byTable, retiredTableFallbacks);
+        for (int slot = 0; slot < SLOTS; slot++) {
+            Owner owner = (Owner) OWNER_SLOTS.getAcquire(OWNERS, slot);
+            if (owner != null && (long) LONGS.getAcquire(TABLE, slot * STRIDE + OWNER) != 0) {
+                addInto(byTable, owner.tableFallbacks);
             }
         }
     }
@@ -389,6 +444,7 @@ final class CounterRows {
             }
             retiredTableBytes = fold(retiredTableBytes, owner.tableBytes);
             retiredUserBytes = fold(retiredUserBytes, owner.userBytes);
+            retiredTableFallbacks = fold(retiredTableFallbacks, owner.tableFallbacks);
             // cleared for the next owner, whose claim (a CAS on the freed slot) sees these writes
             Arrays.fill(TABLE, row, row + FIRST_COLUMN + MAX_COLUMNS, 0L);
             OWNER_SLOTS.setRelease(OWNERS, slot, null);

@@ -1,5 +1,6 @@
 package io.blockscope.agent.bootstrap;
 
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -26,6 +27,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * buffer is live, and the live one is the younger (after a touch, always). That rule never hides an
  * older entry of the same hash; it can count a second live buffer of that hash as stuck, only while
  * both are held past {@code leak.age} at once.
+ *
+ * <p>Beside each entry: the table id ({@link Context}) the taking thread worked for, written by the
+ * take that won the slot, right after. A scrape may pair a brand-new entry with the slot's previous
+ * table, never a stuck one (that write is {@code leak.age} old by then), so stuck buffers by table
+ * are as exact as the stuck count. A touch keeps the table: the buffer is still the taker's.
  */
 public final class HeldBuffers {
 
@@ -37,6 +43,9 @@ public final class HeldBuffers {
     private static final long TICK_MASK = 0xffff_ffffL;
 
     private final AtomicLongArray slots;
+    /** By slot: the table id of the take that holds it (stale in an empty slot). */
+    private final AtomicIntegerArray tables;
+
     private final int mask;
     private final AtomicLong untracked = new AtomicLong();
 
@@ -44,6 +53,7 @@ public final class HeldBuffers {
     public HeldBuffers(int capacity) {
         int size = capacity <= 64 ? 64 : Integer.highestOneBit(capacity - 1) << 1;
         this.slots = new AtomicLongArray(size);
+        this.tables = new AtomicIntegerArray(size);
         this.mask = size - 1;
     }
 
@@ -51,19 +61,30 @@ public final class HeldBuffers {
         return mask + 1;
     }
 
-    /** {@code buffer} left its pool at {@code nanoTime} ({@link System#nanoTime()}). */
+    /** {@code buffer} left its pool at {@code nanoTime} ({@link System#nanoTime()}), for no table. */
     public void taken(Object buffer, long nanoTime) {
-        taken(System.identityHashCode(buffer), nanoTime);
+        taken(System.identityHashCode(buffer), nanoTime, 0);
+    }
+
+    /** {@code buffer} left its pool at {@code nanoTime} for table id {@code table}. */
+    public void taken(Object buffer, long nanoTime, int table) {
+        taken(System.identityHashCode(buffer), nanoTime, table);
     }
 
     /** {@link #taken(Object, long)} by identity hash (tests pick colliding ones). */
     void taken(int hash, long nanoTime) {
+        taken(hash, nanoTime, 0);
+    }
+
+    /** {@link #taken(Object, long, int)} by identity hash. */
+    void taken(int hash, long nanoTime, int table) {
         // the low bit set keeps an entry non-zero (0 is an empty slot) at the price of one tick
         long entry = ((long) hash << 32) | tick(nanoTime) | 1L;
         int home = spread(hash);
         for (int i = 0; i < PROBES; i++) {
             int slot = (home + i) & mask;
             if (slots.get(slot) == 0L && slots.compareAndSet(slot, 0L, entry)) {
+                tables.lazySet(slot, table);
                 return;
             }
         }
@@ -145,6 +166,25 @@ public final class HeldBuffers {
         for (int slot = 0; slot <= mask; slot++) {
             long entry = slots.get(slot);
             if (entry != 0L && ticksBetween(entry, now) > maxTicks) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * {@link #olderThan}, by table: adds each such buffer's count into {@code byTable[table id]} (a
+     * table id past its end into the last element); returns their total.
+     */
+    public int olderThan(long nowNanos, long ageNanos, int[] byTable) {
+        long now = tick(nowNanos) | 1L;
+        long maxTicks = ageNanos >>> TICK_SHIFT;
+        int n = 0;
+        for (int slot = 0; slot <= mask; slot++) {
+            long entry = slots.get(slot);
+            if (entry != 0L && ticksBetween(entry, now) > maxTicks) {
+                int table = tables.get(slot);
+                byTable[table >= 0 && table < byTable.length ? table : byTable.length - 1]++;
                 n++;
             }
         }

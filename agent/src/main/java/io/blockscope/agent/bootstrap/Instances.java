@@ -49,7 +49,8 @@ public final class Instances {
                 : bytes == 0 || bytes < minPooledSize
                         ? Counters.FALLBACK_BELOW_MIN_SIZE
                         : Counters.FALLBACK_POOL_EXHAUSTED;
-        Counter.add(Counters.HEAP_FALLBACKS[reason], 1, Counters.HEAP_FALLBACK_BYTES[reason], bytes);
+        CounterRows.addFallback(
+                Counters.HEAP_FALLBACKS[reason].column(), Counters.HEAP_FALLBACK_BYTES[reason].column(), bytes, reason);
         instance(probe, allocator);
         ByteSampler sampler = Bridge.copySampler;
         long calls = sampler.draw(bytes);

@@ -122,8 +122,12 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
         copies(out, r);
         if (profile.tracksContext()) {
             CopyOwners.collect(out);
+            LeakOwners.collect(out, leaks);
         }
         heapFallbacks(out, r);
+        if (profile.tracksContext() && hasAllocatorProbe) {
+            FallbackOwners.collect(out);
+        }
         if (r != null) {
             occupancy(out, r);
             allocatorPools(out, r);
@@ -342,6 +346,9 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
                         "blockscope_allocator_pool_buffers_stuck",
                         "Buffers taken from the pools longer than leak.age ago and not given back, every take"
                                 + " counted (not sampled).");
+                if (profile.tracksContext()) {
+                    LeakOwners.stuckBuffers(out, stuck.stuckByTable());
+                }
             }
             single(
                     out,

@@ -1,18 +1,21 @@
 package io.blockscope.agent.metrics;
 
+import io.blockscope.agent.bootstrap.Context;
 import io.blockscope.agent.record.CheckoutTracker;
 import io.blockscope.agent.record.Recorder;
 import io.blockscope.agent.record.SiteTable;
 import io.blockscope.exporter.Log;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Leaks by acquiring site, kind and reason, and one log line for the first leak of each kind, with
- * the stack that took the block or buffer: enough to find the reader that forgot its
- * {@code returnBlock}, or the code that took a pool buffer and never released it.
+ * Leaks by acquiring site, kind and reason, and by the table the taking thread worked for, and one
+ * log line for the first leak of each kind, with its table and the stack that took the block or
+ * buffer: enough to find the reader that forgot its {@code returnBlock}, or the code that took a
+ * pool buffer and never released it, and whose work it was.
  */
 public final class LeakReport implements Recorder.Leaks {
 
@@ -40,6 +43,11 @@ public final class LeakReport implements Recorder.Leaks {
     private final boolean[] bufferTiers;
     private final Duration leakAge;
     private final AtomicBoolean[] logged = {new AtomicBoolean(), new AtomicBoolean()};
+    /**
+     * Leaks by table id, kind and reason ({@link #tableColumn}); grown to the tables' width on a
+     * leak (leaks are reported at scrape time or on a sampled checkout, never on the hot path).
+     */
+    private long[] byTable = new long[0];
 
     public LeakReport(int siteLabels, List<String> tiers, Duration leakAge) {
         this(siteLabels, tiers, Set.of(), leakAge);
@@ -66,12 +74,33 @@ public final class LeakReport implements Recorder.Leaks {
         return kind.ordinal() * 2 + reason;
     }
 
+    /** The index of a table's column of {@link #leaksByTable()} for a kind and a reason. */
+    static int tableColumn(int table, Kind kind, int reason) {
+        return table * 2 * Kind.values().length + column(kind, reason);
+    }
+
+    /** Leaks so far by table id, kind and reason ({@link #tableColumn}); a copy. */
+    synchronized long[] leaksByTable() {
+        return byTable.clone();
+    }
+
+    private synchronized void countTable(int table, int column) {
+        int i = table * 2 * Kind.values().length + column;
+        if (i >= byTable.length) {
+            int width = Math.max(table + 1, Context.tables().width());
+            byTable = Arrays.copyOf(byTable, width * 2 * Kind.values().length);
+        }
+        byTable[i]++;
+    }
+
     @Override
     public void leaked(CheckoutTracker.Checkout checkout, CheckoutTracker.Reason reason) {
         Kind kind = bufferTier(checkout.tier()) ? Kind.BUFFER : Kind.CHECKOUT;
         long[] amounts = new long[2 * Kind.values().length];
-        amounts[column(kind, reason == CheckoutTracker.Reason.GC ? GC : AGE)] = 1;
+        int column = column(kind, reason == CheckoutTracker.Reason.GC ? GC : AGE);
+        amounts[column] = 1;
         sites.add(checkout.site(), amounts);
+        countTable(checkout.table(), column);
         // The first leak of each kind is logged, with the stack that took the block or buffer.
         if (!logged[kind.ordinal()].compareAndSet(false, true)) {
             return;
@@ -82,6 +111,7 @@ public final class LeakReport implements Recorder.Leaks {
                 .append(tiers.get(checkout.tier()))
                 .append(" at ")
                 .append(checkout.site())
+                .append(tableNote(checkout.table()))
                 .append(
                         reason == CheckoutTracker.Reason.GC
                                 ? kind == Kind.BUFFER
@@ -96,6 +126,15 @@ public final class LeakReport implements Recorder.Leaks {
             }
         }
         Log.warn(message.toString());
+    }
+
+    /** " for table ns:t" when the taking thread worked for a table; nothing outside tables. */
+    private static String tableNote(int table) {
+        if (table == 0) {
+            return "";
+        }
+        String label = CopyOwners.tableLabel(Context.tables(), table);
+        return label == null ? "" : " for table " + label;
     }
 
     SiteTable sites() {

@@ -65,19 +65,28 @@ public final class CheckoutTracker {
         final int tier;
         final long startNanos;
         final Origin origin;
+        /** The table id ({@code Context.tables()}) the taking thread worked for; 0: none. */
+        final int table;
+
         int slot;
         /** Its index in the tracker's short list of live checkouts, or -1 when it did not fit. */
         int few = -1;
 
-        Checkout(Object block, ReferenceQueue<Object> queue, int tier, long startNanos, Origin origin) {
+        Checkout(Object block, ReferenceQueue<Object> queue, int tier, long startNanos, Origin origin, int table) {
             super(block, queue);
             this.tier = tier;
             this.startNanos = startNanos;
             this.origin = origin;
+            this.table = table;
         }
 
         public int tier() {
             return tier;
+        }
+
+        /** The table id the taking thread worked for ({@code Context.tables()}); 0: none. */
+        public int table() {
+            return table;
         }
 
         public String site() {
@@ -141,9 +150,14 @@ public final class CheckoutTracker {
         return dropped.sum();
     }
 
-    /** Starts tracking {@code block}. Returns false when no slot was free. */
+    /** Starts tracking {@code block}, taken outside any table. Returns false when no slot was free. */
     public boolean track(Object block, int tier, long nowNanos, Origin origin) {
-        Checkout checkout = new Checkout(block, queue, tier, nowNanos, origin);
+        return track(block, tier, nowNanos, origin, 0);
+    }
+
+    /** Starts tracking {@code block}, taken for table id {@code table}. Returns false when no slot was free. */
+    public boolean track(Object block, int tier, long nowNanos, Origin origin, int table) {
+        Checkout checkout = new Checkout(block, queue, tier, nowNanos, origin, table);
         // counted and listed before it is published in a slot: a return that finds it finds both set
         Checkouts.tracked(1);
         enterFew(checkout);

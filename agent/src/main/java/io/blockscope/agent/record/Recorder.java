@@ -1,6 +1,7 @@
 package io.blockscope.agent.record;
 
 import io.blockscope.agent.bootstrap.Checkouts;
+import io.blockscope.agent.bootstrap.Context;
 import io.blockscope.agent.bootstrap.Counters;
 import io.blockscope.agent.bootstrap.Sink;
 import io.blockscope.agent.profile.Component;
@@ -123,7 +124,8 @@ public final class Recorder extends Sink {
             overBudget.increment(); // over this second's budget: not tracked, and no stack captured
             return;
         }
-        tracker.track(block, tier, now, buffer ? fallbackSiteResolver.capture() : sites.capture());
+        // on the taking thread: its table is the one whose work took the block or buffer
+        tracker.track(block, tier, now, buffer ? fallbackSiteResolver.capture() : sites.capture(), Context.table());
     }
 
     /** Marks the tiers (by index) that are buffer pools; set once, before any probe is installed. */

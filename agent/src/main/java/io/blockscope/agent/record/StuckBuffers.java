@@ -1,6 +1,7 @@
 package io.blockscope.agent.record;
 
 import io.blockscope.agent.bootstrap.Checkouts;
+import io.blockscope.agent.bootstrap.Context;
 import io.blockscope.agent.bootstrap.HeldBuffers;
 import io.blockscope.exporter.Log;
 import java.time.Duration;
@@ -28,6 +29,9 @@ public final class StuckBuffers {
     private final long leakAgeNanos;
     private final long suspectAgeNanos;
     private int stuck;
+    /** {@link #stuck} by the table id the taking thread worked for ({@code Context.tables()}). */
+    private int[] stuckByTable = new int[0];
+
     private int suspect;
     private long denseUntil;
     private boolean dense;
@@ -40,7 +44,9 @@ public final class StuckBuffers {
 
     /** Counts the stuck buffers now and switches dense sampling of takes; called at scrape time. */
     public synchronized void check(long nowNanos) {
-        stuck = held.olderThan(nowNanos, leakAgeNanos);
+        int[] byTable = new int[Context.tables().width()];
+        stuck = held.olderThan(nowNanos, leakAgeNanos, byTable);
+        stuckByTable = byTable;
         int suspectNow = held.olderThan(nowNanos, suspectAgeNanos);
         if (suspectNow > suspect) {
             denseUntil = nowNanos + DENSE_FOR.toNanos();
@@ -66,6 +72,11 @@ public final class StuckBuffers {
     /** Buffers out longer than {@code leak.age} at the last {@link #check}. */
     public synchronized int stuck() {
         return stuck;
+    }
+
+    /** {@link #stuck()} by table id ({@code Context.tables()}), at the last {@link #check}; a copy. */
+    public synchronized int[] stuckByTable() {
+        return stuckByTable.clone();
     }
 
     /** Takes not held because the table was full around their slot. */

@@ -77,6 +77,58 @@ class HeldBuffersTest {
     }
 
     @Test
+    void stuckBuffersCountUnderTheTableOfTheTakeThatHoldsTheirSlot() {
+        HeldBuffers held = new HeldBuffers(64);
+        held.taken(42, T0, 1); // leaked by table 1
+        held.taken(43, T0, 1); // table 1's, given back; its slot then taken for table 2
+        held.given(43);
+        held.taken(43, T0, 2);
+        held.taken(44, T0, 9); // a table id past the array: the last element (other)
+        held.taken(45, T0 + 100 * SECOND, 1); // young: not stuck
+        held.touched(42, T0 + 10 * SECOND); // a touch restarts the age, and keeps the taker's table
+        int[] byTable = new int[4];
+        assertEquals(3, held.olderThan(T0 + 75 * SECOND, AGE, byTable));
+        assertEquals(List.of(0, 1, 1, 1), List.of(byTable[0], byTable[1], byTable[2], byTable[3]));
+        assertEquals(3, held.olderThan(T0 + 75 * SECOND, AGE), "the same count as without tables");
+        byTable = new int[4];
+        assertEquals(2, held.olderThan(T0 + 65 * SECOND, AGE, byTable), "42 touched at 10 s: 55 s old");
+        assertEquals(List.of(0, 0, 1, 1), List.of(byTable[0], byTable[1], byTable[2], byTable[3]));
+    }
+
+    @Test
+    void aTakeOnAPooledThreadCountsUnderTheCallsTableNotThePreviousOnes() throws Exception {
+        HeldBuffers held = new HeldBuffers(64);
+        Checkouts.holdBuffers(held);
+        Context.configure(4, 4, call -> call);
+        Object leaked = new Object();
+        Object alsoLeaked = new Object();
+        try {
+            Thread thread = new Thread(() -> {
+                long saved = Context.callStart("alice");
+                Context.regionStart("ns:a");
+                Checkouts.bufferTake(0, false, new Object());
+                Context.regionEnd();
+                Context.restore(saved);
+                saved = Context.callStart("bob");
+                Context.regionStart("ns:b");
+                Checkouts.bufferTake(0, false, leaked);
+                Context.regionEnd();
+                Context.restore(saved);
+                Checkouts.bufferTake(0, false, alsoLeaked); // outside any call
+            });
+            thread.start();
+            thread.join();
+        } finally {
+            Checkouts.holdBuffers(null);
+        }
+        int[] byTable = new int[Context.tables().width()];
+        assertEquals(3, held.olderThan(System.nanoTime() + 2 * AGE, AGE, byTable));
+        assertEquals(1, byTable[Context.tables().id("ns:a")]);
+        assertEquals(1, byTable[Context.tables().id("ns:b")], "b's take, not a's table");
+        assertEquals(1, byTable[0], "none outside calls");
+    }
+
+    @Test
     void aFullWindowCountsTheTakeAsUntracked() {
         HeldBuffers held = new HeldBuffers(64);
         for (int i = 0; i < HeldBuffers.PROBES + 3; i++) {

@@ -324,7 +324,9 @@ final class PageRenderer {
         html.append("<section id=\"leaks\"><h2>Leaked references</h2>");
         if (view.leaks.isEmpty()) {
             html.append(
-                    "<p class=\"muted\">None detected (sampled block checkouts and pool buffers that were garbage collected or held past leak.age).</p></section>");
+                    "<p class=\"muted\">None detected (sampled block checkouts and pool buffers that were garbage collected or held past leak.age).</p>");
+            leakTables(view, html); // stuck buffers are counted without a sampled leak
+            html.append("</section>");
             return;
         }
         html.append(
@@ -345,7 +347,30 @@ final class PageRenderer {
                     .append(Format.duration(view.nowMillis - l.lastSeenMillis))
                     .append(" ago</td></tr>");
         }
-        html.append("</table></section>");
+        html.append("</table>");
+        leakTables(view, html);
+        html.append("</section>");
+    }
+
+    /** Whose leaks: the tables whose work took the leaked blocks and the stuck buffers (HBase's profile). */
+    private static void leakTables(ReadPathView view, StringBuilder html) {
+        if (view.leakTables.isEmpty()) {
+            return;
+        }
+        html.append(
+                "<table id=\"leak-tables\"><tr><th>table</th><th>leaked (sampled)</th><th>pool buffers stuck now</th></tr>");
+        for (int i = 0; i < Math.min(MAX_ROWS, view.leakTables.size()); i++) {
+            ReadPathView.LeakTable t = view.leakTables.get(i);
+            html.append("<tr class=\"leak-table\"><td class=\"name\">")
+                    .append(Html.escape(t.table))
+                    .append("</td><td class=\"num count\">")
+                    .append(Format.count(t.leaked))
+                    .append("</td><td class=\"num count\">")
+                    .append(Format.count(t.stuck))
+                    .append("</td></tr>");
+        }
+        html.append("</table><p class=\"muted\">The table the thread that took them worked for;")
+                .append(" a flush's or a compaction's under its region's table.</p>");
     }
 
     private static void references(ReadPathView view, StringBuilder html) {

@@ -65,6 +65,21 @@ final class ReadPathView {
         }
     }
 
+    /** A table whose work took leaked blocks or buffers, or holds stuck pool buffers now. */
+    static final class LeakTable {
+        final String table;
+        /** Sampled leaks since start (all kinds and reasons). */
+        final double leaked;
+        /** Pool buffers stuck now. */
+        final double stuck;
+
+        LeakTable(String table, double leaked, double stuck) {
+            this.table = table;
+            this.leaked = leaked;
+            this.stuck = stuck;
+        }
+    }
+
     /** A table (with the cell component copied) or a user, and its copy rate. */
     static final class Owner {
         final String name;
@@ -123,6 +138,8 @@ final class ReadPathView {
     final List<Owner> tableTotals;
     /** Copy rate per RPC user over the rate window, highest first. */
     final List<Owner> users;
+    /** Tables with leaks or stuck buffers, most stuck then most leaked first (HBase's profile only). */
+    final List<LeakTable> leakTables;
     /** What the copies cost the heap. */
     final Price price;
 
@@ -166,6 +183,7 @@ final class ReadPathView {
         this.tableTotals = totals(tables);
         this.users = base == null ? Collections.<Owner>emptyList() : users(base, latest);
         this.price = Price.of(samples, base, latest, copyBytesPerSecond);
+        this.leakTables = leakTables(latest);
     }
 
     private List<Owner> tables(Sample base, Sample latest) {
@@ -258,6 +276,25 @@ final class ReadPathView {
         }
         leaks.sort((a, b) -> Long.compare(b.lastSeenMillis, a.lastSeenMillis));
         return leaks;
+    }
+
+    private static List<LeakTable> leakTables(Sample latest) {
+        List<LeakTable> tables = new ArrayList<>();
+        if (latest == null) {
+            return tables;
+        }
+        java.util.Set<String> names = new java.util.TreeSet<>(latest.leakTables.keySet());
+        names.addAll(latest.stuckTables.keySet());
+        for (String table : names) {
+            double leaked = latest.leakTables.getOrDefault(table, 0.0);
+            double stuck = latest.stuckTables.getOrDefault(table, 0.0);
+            if (leaked > 0 || stuck > 0) {
+                tables.add(new LeakTable(table, leaked, stuck));
+            }
+        }
+        tables.sort(
+                (a, b) -> a.stuck != b.stuck ? Double.compare(b.stuck, a.stuck) : Double.compare(b.leaked, a.leaked));
+        return tables;
     }
 
     /** Leaks counted in the last LEAK_WINDOW_MS of history. */

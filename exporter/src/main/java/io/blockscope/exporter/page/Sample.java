@@ -51,6 +51,10 @@ final class Sample {
     final Map<Owner, Double> copyTableBytes;
     /** Exact copy bytes per RPC user ({@code hbase2} profile only; empty elsewhere). */
     final Map<String, Double> copyUserBytes;
+    /** Sampled leaks per table, all kinds and reasons ({@code hbase2} profile only; empty elsewhere). */
+    final Map<String, Double> leakTables;
+    /** Pool buffers stuck now per table ({@code hbase2} profile only; empty elsewhere). */
+    final Map<String, Double> stuckTables;
     /** JFR's heap allocation estimate; NaN when the series is absent (GC source not JFR). */
     final double allocatedBytes;
     /** Completed collections per collector ({@code gc} label). */
@@ -77,6 +81,8 @@ final class Sample {
         this.readPathMode = b.readPathMode;
         this.copyTableBytes = Collections.unmodifiableMap(b.copyTableBytes);
         this.copyUserBytes = Collections.unmodifiableMap(b.copyUserBytes);
+        this.leakTables = Collections.unmodifiableMap(b.leakTables);
+        this.stuckTables = Collections.unmodifiableMap(b.stuckTables);
         this.allocatedBytes = b.allocated ? b.allocatedBytes : Double.NaN;
         this.gcCollections = Collections.unmodifiableMap(b.gcCollections);
         this.gcSource = b.gcSource;
@@ -203,6 +209,8 @@ final class Sample {
         String readPathMode;
         final Map<Owner, Double> copyTableBytes = new TreeMap<>();
         final Map<String, Double> copyUserBytes = new TreeMap<>();
+        final Map<String, Double> leakTables = new TreeMap<>();
+        final Map<String, Double> stuckTables = new TreeMap<>();
         boolean allocated;
         double allocatedBytes;
         final Map<String, Double> gcCollections = new TreeMap<>();
@@ -254,6 +262,12 @@ final class Sample {
                     break;
                 case "blockscope_copy_to_heap_bytes_by_user":
                     copyUserBytes.merge(label(labels, "user"), value(point), Double::sum);
+                    break;
+                case "blockscope_block_leaks_by_table":
+                    leakTables.merge(label(labels, "table"), value(point), Double::sum);
+                    break;
+                case "blockscope_allocator_pool_buffers_stuck_by_table":
+                    stuckTables.merge(label(labels, "table"), value(point), Double::sum);
                     break;
                 case "blockscope_allocated_bytes":
                     allocated = true;

@@ -9,6 +9,7 @@ import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
@@ -147,6 +148,44 @@ class LivePageTest extends PageFixture {
         assertTrue(html.contains("data-verdict=\"zero_copy\""), html);
         assertTrue(html.contains("<tr class=\"leak\">"), html);
         assertTrue(html.contains("5 sampled leaks since start"), html);
+    }
+
+    @Test
+    void leaksAndStuckBuffersAreListedByTheTableWhoseWorkTookThem() {
+        Counter byTable = Counter.builder()
+                .name("blockscope_block_leaks_by_table_total")
+                .labelNames("table", "kind", "reason")
+                .register(registry);
+        Gauge stuck = Gauge.builder()
+                .name("blockscope_allocator_pool_buffers_stuck_by_table")
+                .labelNames("table")
+                .register(registry);
+        page.sample();
+        clock.addAndGet(2_000);
+        stuck.labelValues("default:<indexed>").set(12); // stuck, none of its takes sampled yet
+        page.sample();
+        String html = html(page.reply(LivePage.FRAGMENT));
+        assertTrue(html.contains("None detected"), html);
+        assertTrue(
+                html.contains("<tr class=\"leak-table\"><td class=\"name\">default:&lt;indexed&gt;</td>"
+                        + "<td class=\"num count\">0</td><td class=\"num count\">12</td></tr>"),
+                html);
+
+        clock.addAndGet(2_000);
+        leaks.labelValues("org.apache.hadoop.hbase.io.hfile.HFileBlock$Writer.getBlockForCaching:1200", "buffer", "age")
+                .inc(3);
+        byTable.labelValues("default:<indexed>", "buffer", "age").inc(3);
+        byTable.labelValues("ns:other", "checkout", "gc").inc(1);
+        page.sample();
+        html = html(page.reply(LivePage.FRAGMENT));
+        Matcher rows = Pattern.compile("<tr class=\"leak-table\"><td class=\"name\">([^<]*)</td>"
+                        + "<td class=\"num count\">(\\d+)</td><td class=\"num count\">(\\d+)</td>")
+                .matcher(html);
+        List<String> listed = new java.util.ArrayList<>();
+        while (rows.find()) {
+            listed.add(rows.group(1) + " " + rows.group(2) + " " + rows.group(3));
+        }
+        assertEquals(List.of("default:&lt;indexed&gt; 3 12", "ns:other 1 0"), listed, "most stuck first");
     }
 
     @Test

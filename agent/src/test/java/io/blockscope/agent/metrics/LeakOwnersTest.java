@@ -1,0 +1,131 @@
+package io.blockscope.agent.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.blockscope.agent.bootstrap.Context;
+import io.blockscope.agent.instrument.ProbeStatus;
+import io.blockscope.agent.profile.Profile;
+import io.blockscope.agent.profile.Profiles;
+import io.blockscope.agent.record.Recorder;
+import io.blockscope.agent.record.SiteResolver;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.lang.ref.Reference;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** Whose leaks they are: a leak counts under the table the thread that took the block worked for. */
+class LeakOwnersTest {
+
+    private static final Duration LEAK_AGE = Duration.ofMillis(1);
+
+    private final Profile profile = Profiles.load("hbase2");
+    private final LeakReport leaks = new LeakReport(20, profile.tiers(), LEAK_AGE);
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final AgentMetrics metrics = new AgentMetrics(profile, new ProbeStatus(profile), "test", leaks, registry);
+    private final Recorder recorder = new Recorder(
+            new SiteResolver(List.of()),
+            64,
+            LEAK_AGE,
+            false,
+            20,
+            profile.probes().size(),
+            metrics,
+            leaks);
+
+    @Test
+    void aPooledThreadsLeakCountsUnderTheTableThatTookItNotTheNextCallsOne() throws Exception {
+        Context.configure(2, 2, call -> call);
+        metrics.attach(recorder);
+        Object leakedOnA = new Object();
+        Object returnedOnB = new Object();
+        Object leakedOutsideTables = new Object();
+        onNewThread(() -> {
+            long saved = Context.callStart("alice");
+            Context.regionStart("ns:a");
+            recorder.checkout(0, leakedOnA); // never returned
+            Context.regionEnd();
+            Context.restore(saved);
+            saved = Context.callStart("bob");
+            recorder.checkout(0, leakedOutsideTables); // before the call named its region
+            Context.regionStart("ns:b");
+            recorder.checkout(0, returnedOnB);
+            recorder.returned(0, returnedOnB);
+            Context.regionEnd();
+            Context.restore(saved);
+        });
+        Thread.sleep(20); // well past leak.age
+        Map<String, Double> byTable = leaksByTable(registry.scrape());
+        assertEquals(
+                Map.of(
+                        "checkout/age/ns:a",
+                        1.0,
+                        "checkout/gc/ns:a",
+                        0.0,
+                        "checkout/age/(none)",
+                        1.0,
+                        "checkout/gc/(none)",
+                        0.0),
+                byTable,
+                "b returned its block: no series");
+        Reference.reachabilityFence(leakedOnA); // age leaks, not collected ones
+        Reference.reachabilityFence(leakedOutsideTables);
+    }
+
+    @Test
+    void tablesPastTheCapLeakUnderOther() throws Exception {
+        Context.configure(1, 1, call -> call);
+        metrics.attach(recorder);
+        Object[] blocks = new Object[3];
+        onNewThread(() -> {
+            for (int i = 0; i < blocks.length; i++) {
+                long saved = Context.callStart("carol");
+                Context.regionStart("t" + i);
+                blocks[i] = new Object();
+                recorder.checkout(0, blocks[i]);
+                Context.regionEnd();
+                Context.restore(saved);
+            }
+        });
+        Thread.sleep(20);
+        Map<String, Double> byTable = leaksByTable(registry.scrape());
+        assertEquals(1.0, byTable.get("checkout/age/default:t0"), "the default namespace spelled out: " + byTable);
+        assertEquals(2.0, byTable.get("checkout/age/other"), byTable.toString());
+        assertEquals(4, byTable.size(), byTable.toString());
+        Reference.reachabilityFence(blocks);
+    }
+
+    /** {@code kind/reason/table} to the count. */
+    private static Map<String, Double> leaksByTable(MetricSnapshots snapshots) {
+        Map<String, Double> out = new TreeMap<>();
+        snapshots.stream()
+                .filter(s -> s.getMetadata().getName().equals("blockscope_block_leaks_by_table"))
+                .flatMap(s -> ((CounterSnapshot) s).getDataPoints().stream())
+                .forEach(p -> out.put(
+                        p.getLabels().get("kind") + "/" + p.getLabels().get("reason") + "/"
+                                + p.getLabels().get("table"),
+                        p.getValue()));
+        return out;
+    }
+
+    private static void onNewThread(Runnable work) throws Exception {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread thread = new Thread(() -> {
+            try {
+                work.run();
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        });
+        thread.start();
+        thread.join();
+        if (failure.get() != null) {
+            throw new AssertionError(failure.get());
+        }
+    }
+}

@@ -227,22 +227,9 @@ final class CounterRows {
      * arrays the row's owner allocated with it. A thread without a row counts no context.
      */
     static void addCopy(int a, long x, int b, long y, int component) {
-        Thread current = Thread.currentThread();
-        long tid = current.getId();
-        int slot = home(tid);
-        int row = slot * STRIDE;
-        if (TABLE[row + OWNER] == tid) {
-            int i = row + FIRST_COLUMN + a;
-            int j = row + FIRST_COLUMN + b;
-            TABLE[i] += x;
-            LONGS.setRelease(TABLE, j, TABLE[j] + y);
-        } else {
-            addSlow(current, tid, a, x);
-            addSlow(current, tid, b, y);
-            slot = slotSlow(current, tid);
-            if (slot < 0) {
-                return;
-            }
+        int slot = addInSlot(a, x, b, y);
+        if (slot < 0) {
+            return;
         }
         Owner owner = OWNERS[slot];
         int[] context = owner.context;
@@ -264,22 +251,9 @@ final class CounterRows {
      * Context}), like {@link #addCopy}: the same row lookup, then array stores only.
      */
     static void addFallback(int a, int b, long bytes, int reason) {
-        Thread current = Thread.currentThread();
-        long tid = current.getId();
-        int slot = home(tid);
-        int row = slot * STRIDE;
-        if (TABLE[row + OWNER] == tid) {
-            int i = row + FIRST_COLUMN + a;
-            int j = row + FIRST_COLUMN + b;
-            TABLE[i] += 1L;
-            LONGS.setRelease(TABLE, j, TABLE[j] + bytes);
-        } else {
-            addSlow(current, tid, a, 1L);
-            addSlow(current, tid, b, bytes);
-            slot = slotSlow(current, tid);
-            if (slot < 0) {
-                return;
-            }
+        int slot = addInSlot(a, 1L, b, bytes);
+        if (slot < 0) {
+            return;
         }
         Owner owner = OWNERS[slot];
         long[] byTable = owner.tableFallbacks;
@@ -288,6 +262,27 @@ final class CounterRows {
             byTable[t] += 1L;
             LONGS.setRelease(byTable, t + 1, byTable[t + 1] + bytes);
         }
+    }
+
+    /**
+     * {@link #add(int, long, int, long)} for the callers that go on to the thread's context columns:
+     * the slot of the thread's row, or -1 for a thread without one.
+     */
+    private static int addInSlot(int a, long x, int b, long y) {
+        Thread current = Thread.currentThread();
+        long tid = current.getId();
+        int slot = home(tid);
+        int row = slot * STRIDE;
+        if (TABLE[row + OWNER] == tid) {
+            int i = row + FIRST_COLUMN + a;
+            int j = row + FIRST_COLUMN + b;
+            TABLE[i] += x;
+            LONGS.setRelease(TABLE, j, TABLE[j] + y);
+            return slot;
+        }
+        addSlow(current, tid, a, x);
+        addSlow(current, tid, b, y);
+        return slotSlow(current, tid);
     }
 
     /** This thread's {@link Context} row, kept with its counter row like {@link #callSlot}. */

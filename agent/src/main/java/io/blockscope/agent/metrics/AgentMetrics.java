@@ -1,5 +1,8 @@
 package io.blockscope.agent.metrics;
 
+import static io.blockscope.agent.metrics.Points.counter;
+import static io.blockscope.agent.metrics.Points.gauge;
+
 import io.blockscope.agent.bootstrap.Counters;
 import io.blockscope.agent.instrument.ProbeStatus;
 import io.blockscope.agent.profile.Component;
@@ -17,9 +20,7 @@ import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
-import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
-import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.InfoSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
@@ -206,97 +207,86 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
     }
 
     private void copies(List<MetricSnapshot> out, Recorder r) {
-        CounterSnapshot.Builder calls = CounterSnapshot.builder()
-                .name("blockscope_copy_to_heap")
-                .help("Copies of buffer-backed cells' components onto the heap, whatever API made them,"
-                        + " and whole-block copies (block).");
-        CounterSnapshot.Builder bytes = CounterSnapshot.builder()
-                .name("blockscope_copy_to_heap_bytes")
-                .help("Bytes those copies moved onto the heap.")
-                .unit(Unit.BYTES);
+        CallsAndBytes copies = new CallsAndBytes(
+                "blockscope_copy_to_heap",
+                "Copies of buffer-backed cells' components onto the heap, whatever API made them,"
+                        + " and whole-block copies (block).",
+                "blockscope_copy_to_heap_bytes",
+                "Bytes those copies moved onto the heap.");
         for (Component c : Component.values()) {
-            calls.dataPoint(counter(Counters.COPIES[c.ordinal()].sum(), "component", c.label()));
-            bytes.dataPoint(counter(Counters.COPY_BYTES[c.ordinal()].sum(), "component", c.label()));
+            copies.point(
+                    Counters.COPIES[c.ordinal()].sum(), Counters.COPY_BYTES[c.ordinal()].sum(), "component", c.label());
         }
-        out.add(calls.build());
-        out.add(bytes.build());
+        copies.addTo(out);
 
-        CounterSnapshot.Builder designed = CounterSnapshot.builder()
-                .name("blockscope_copy_by_design")
-                .help("Copies of buffer-backed cells onto the heap that the server makes by design, by operation.");
-        CounterSnapshot.Builder designedBytes = CounterSnapshot.builder()
-                .name("blockscope_copy_by_design_bytes")
-                .help("Bytes of those copies.")
-                .unit(Unit.BYTES);
+        CallsAndBytes designed = new CallsAndBytes(
+                "blockscope_copy_by_design",
+                "Copies of buffer-backed cells onto the heap that the server makes by design, by operation.",
+                "blockscope_copy_by_design_bytes",
+                "Bytes of those copies.");
         for (DesignedCopy d : DesignedCopy.values()) {
-            designed.dataPoint(counter(Counters.DESIGNED_COPIES[d.ordinal()].sum(), "operation", d.label()));
-            designedBytes.dataPoint(counter(Counters.DESIGNED_COPY_BYTES[d.ordinal()].sum(), "operation", d.label()));
+            designed.point(
+                    Counters.DESIGNED_COPIES[d.ordinal()].sum(),
+                    Counters.DESIGNED_COPY_BYTES[d.ordinal()].sum(),
+                    "operation",
+                    d.label());
         }
-        out.add(designed.build());
-        out.add(designedBytes.build());
+        designed.addTo(out);
 
-        CounterSnapshot.Builder siteCalls = CounterSnapshot.builder()
-                .name("blockscope_copy_site_calls")
-                .help("Sampled copies by the first frame outside the cell/cache classes, scaled by the sampling rate.");
-        CounterSnapshot.Builder siteBytes = CounterSnapshot.builder()
-                .name("blockscope_copy_site_bytes")
-                .help("Bytes of sampled copies by call site, scaled by the sampling rate.")
-                .unit(Unit.BYTES);
+        CallsAndBytes sites = new CallsAndBytes(
+                "blockscope_copy_site_calls",
+                "Sampled copies by the first frame outside the cell/cache classes, scaled by the sampling rate.",
+                "blockscope_copy_site_bytes",
+                "Bytes of sampled copies by call site, scaled by the sampling rate.");
         if (r != null) {
             for (SiteTable.Row row : r.copySites().snapshot()) {
-                siteCalls.dataPoint(counter(row.values()[Recorder.CALLS], "site", row.site()));
-                siteBytes.dataPoint(counter(row.values()[Recorder.BYTES], "site", row.site()));
+                sites.point(row.values()[Recorder.CALLS], row.values()[Recorder.BYTES], "site", row.site());
             }
         }
-        out.add(siteCalls.build());
-        out.add(siteBytes.build());
+        sites.addTo(out);
     }
 
     private void heapFallbacks(List<MetricSnapshot> out, Recorder r) {
         if (!hasAllocatorProbe) {
             return; // a profile without a buffer allocator has no fallbacks to report, not zero of them
         }
-        CounterSnapshot.Builder calls = CounterSnapshot.builder()
-                .name("blockscope_allocator_heap_fallbacks")
-                .help("Buffer allocations a pooling allocator served from the heap, by reason.");
-        CounterSnapshot.Builder bytes = CounterSnapshot.builder()
-                .name("blockscope_allocator_heap_fallback_bytes")
-                .help("Bytes of those heap allocations, by reason.")
-                .unit(Unit.BYTES);
+        CallsAndBytes fallbacks = new CallsAndBytes(
+                "blockscope_allocator_heap_fallbacks",
+                "Buffer allocations a pooling allocator served from the heap, by reason.",
+                "blockscope_allocator_heap_fallback_bytes",
+                "Bytes of those heap allocations, by reason.");
         for (FallbackReason reason : FallbackReason.values()) {
-            calls.dataPoint(counter(Counters.HEAP_FALLBACKS[reason.index()].sum(), "reason", reason.label()));
-            bytes.dataPoint(counter(Counters.HEAP_FALLBACK_BYTES[reason.index()].sum(), "reason", reason.label()));
+            fallbacks.point(
+                    Counters.HEAP_FALLBACKS[reason.index()].sum(),
+                    Counters.HEAP_FALLBACK_BYTES[reason.index()].sum(),
+                    "reason",
+                    reason.label());
         }
-        out.add(calls.build());
-        out.add(bytes.build());
+        fallbacks.addTo(out);
 
-        CounterSnapshot.Builder siteCalls = CounterSnapshot.builder()
-                .name("blockscope_allocator_heap_fallback_site_calls")
-                .help("Sampled heap fallbacks by the first frame outside the allocator and reason, scaled by the"
-                        + " sampling rate.");
-        CounterSnapshot.Builder siteBytes = CounterSnapshot.builder()
-                .name("blockscope_allocator_heap_fallback_site_bytes")
-                .help("Bytes of sampled heap fallbacks by call site and reason, scaled by the sampling rate.")
-                .unit(Unit.BYTES);
+        CallsAndBytes sites = new CallsAndBytes(
+                "blockscope_allocator_heap_fallback_site_calls",
+                "Sampled heap fallbacks by the first frame outside the allocator and reason, scaled by the"
+                        + " sampling rate.",
+                "blockscope_allocator_heap_fallback_site_bytes",
+                "Bytes of sampled heap fallbacks by call site and reason, scaled by the sampling rate.");
         if (r != null) {
             for (SiteTable.Row row : r.fallbackSites().snapshot()) {
                 for (FallbackReason reason : FallbackReason.values()) {
                     long n = row.values()[Recorder.fallbackColumn(reason.index(), Recorder.CALLS)];
-                    if (n == 0) {
-                        continue; // a site shows the reasons it had, not three series per site
+                    if (n != 0) { // a site shows the reasons it had, not three series per site
+                        sites.point(
+                                n,
+                                row.values()[Recorder.fallbackColumn(reason.index(), Recorder.BYTES)],
+                                "site",
+                                row.site(),
+                                "reason",
+                                reason.label());
                     }
-                    siteCalls.dataPoint(counter(n, "site", row.site(), "reason", reason.label()));
-                    siteBytes.dataPoint(counter(
-                            row.values()[Recorder.fallbackColumn(reason.index(), Recorder.BYTES)],
-                            "site",
-                            row.site(),
-                            "reason",
-                            reason.label()));
                 }
             }
         }
-        out.add(siteCalls.build());
-        out.add(siteBytes.build());
+        sites.addTo(out);
     }
 
     private void allocatorPools(List<MetricSnapshot> out, Recorder r) {
@@ -450,19 +440,5 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
                     .dataPoint(gauge(value))
                     .build());
         }
-    }
-
-    private static CounterDataPointSnapshot counter(double value, String... labels) {
-        return CounterDataPointSnapshot.builder()
-                .value(value)
-                .labels(Labels.of(labels))
-                .build();
-    }
-
-    private static GaugeDataPointSnapshot gauge(double value, String... labels) {
-        return GaugeDataPointSnapshot.builder()
-                .value(value)
-                .labels(Labels.of(labels))
-                .build();
     }
 }

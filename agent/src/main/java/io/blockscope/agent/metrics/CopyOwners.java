@@ -5,7 +5,6 @@ import io.blockscope.agent.bootstrap.Counters;
 import io.blockscope.agent.bootstrap.Interned;
 import io.blockscope.agent.profile.Component;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
-import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import java.util.List;
 
@@ -34,7 +33,7 @@ final class CopyOwners {
             for (Component c : Component.values()) {
                 long bytes = byTable[t * Counters.MAX_COMPONENTS + c.ordinal()];
                 if (bytes != 0 && table != null) {
-                    tableBytes.dataPoint(point(bytes, "component", c.label(), "table", table));
+                    tableBytes.dataPoint(Points.counter(bytes, "component", c.label(), "table", table));
                 }
             }
         }
@@ -46,7 +45,7 @@ final class CopyOwners {
         for (int u = 0; u < users.width(); u++) {
             Object user = users.key(u);
             if (byUser[u] != 0 && user != null) {
-                userBytes.dataPoint(point(byUser[u], "user", user.toString()));
+                userBytes.dataPoint(Points.counter(byUser[u], "user", user.toString()));
             }
         }
         out.add(userBytes.build());
@@ -60,12 +59,5 @@ final class CopyOwners {
         }
         String name = key.toString();
         return name.indexOf(':') >= 0 ? name : "default:" + name;
-    }
-
-    private static CounterSnapshot.CounterDataPointSnapshot point(double value, String... labels) {
-        return CounterSnapshot.CounterDataPointSnapshot.builder()
-                .value(value)
-                .labels(Labels.of(labels))
-                .build();
     }
 }

@@ -4,7 +4,6 @@ import io.blockscope.agent.bootstrap.Counters;
 import io.blockscope.agent.record.Recorder;
 import io.blockscope.agent.record.StuckBuffers;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
-import io.prometheus.metrics.model.snapshots.Labels;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -65,9 +64,6 @@ final class DroppedData {
     }
 
     private static CounterSnapshot.CounterDataPointSnapshot point(String what, long value) {
-        return CounterSnapshot.CounterDataPointSnapshot.builder()
-                .value(value)
-                .labels(Labels.of("what", what))
-                .build();
+        return Points.counter(value, "what", what);
     }
 }

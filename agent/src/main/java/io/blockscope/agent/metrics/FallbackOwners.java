@@ -4,10 +4,7 @@ import io.blockscope.agent.bootstrap.Context;
 import io.blockscope.agent.bootstrap.Counters;
 import io.blockscope.agent.bootstrap.Interned;
 import io.blockscope.agent.profile.FallbackReason;
-import io.prometheus.metrics.model.snapshots.CounterSnapshot;
-import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
-import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.List;
 
 /**
@@ -25,32 +22,21 @@ final class FallbackOwners {
         Interned tables = Context.tables();
         long[] byTable = new long[tables.width() * 2 * Counters.FALLBACK_REASONS];
         Context.heapFallbacks(byTable);
-        CounterSnapshot.Builder calls = CounterSnapshot.builder()
-                .name("blockscope_allocator_heap_fallbacks_by_table")
-                .help("Buffer allocations a pooling allocator served from the heap, by the table (namespace:table)"
-                        + " whose work asked for them, and reason.");
-        CounterSnapshot.Builder bytes = CounterSnapshot.builder()
-                .name("blockscope_allocator_heap_fallback_bytes_by_table")
-                .help("Bytes of those heap allocations, by table and reason.")
-                .unit(Unit.BYTES);
+        CallsAndBytes fallbacks = new CallsAndBytes(
+                "blockscope_allocator_heap_fallbacks_by_table",
+                "Buffer allocations a pooling allocator served from the heap, by the table (namespace:table)"
+                        + " whose work asked for them, and reason.",
+                "blockscope_allocator_heap_fallback_bytes_by_table",
+                "Bytes of those heap allocations, by table and reason.");
         for (int t = 0; t < tables.width(); t++) {
             String table = CopyOwners.tableLabel(tables, t);
             for (FallbackReason reason : FallbackReason.values()) {
                 int i = (t * Counters.FALLBACK_REASONS + reason.index()) * 2;
                 if (byTable[i] != 0 && table != null) {
-                    calls.dataPoint(point(byTable[i], table, reason));
-                    bytes.dataPoint(point(byTable[i + 1], table, reason));
+                    fallbacks.point(byTable[i], byTable[i + 1], "reason", reason.label(), "table", table);
                 }
             }
         }
-        out.add(calls.build());
-        out.add(bytes.build());
-    }
-
-    private static CounterSnapshot.CounterDataPointSnapshot point(long value, String table, FallbackReason reason) {
-        return CounterSnapshot.CounterDataPointSnapshot.builder()
-                .value(value)
-                .labels(Labels.of("reason", reason.label(), "table", table))
-                .build();
+        fallbacks.addTo(out);
     }
 }

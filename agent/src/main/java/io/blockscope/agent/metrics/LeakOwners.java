@@ -4,7 +4,6 @@ import io.blockscope.agent.bootstrap.Context;
 import io.blockscope.agent.bootstrap.Interned;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
-import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import java.util.List;
 
@@ -33,8 +32,8 @@ final class LeakOwners {
                 if (table == null || age >= byTable.length || byTable[gc] + byTable[age] == 0) {
                     continue;
                 }
-                leaked.dataPoint(point(byTable[gc], table, kind, "gc"));
-                leaked.dataPoint(point(byTable[age], table, kind, "age"));
+                leaked.dataPoint(Points.counter(byTable[gc], "kind", kind.label(), "reason", "gc", "table", table));
+                leaked.dataPoint(Points.counter(byTable[age], "kind", kind.label(), "reason", "age", "table", table));
             }
         }
         out.add(leaked.build());
@@ -50,20 +49,9 @@ final class LeakOwners {
         for (int t = 0; t < byTable.length; t++) {
             String table = CopyOwners.tableLabel(tables, t);
             if (byTable[t] != 0 && table != null) {
-                stuck.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
-                        .value(byTable[t])
-                        .labels(Labels.of("table", table))
-                        .build());
+                stuck.dataPoint(Points.gauge(byTable[t], "table", table));
             }
         }
         out.add(stuck.build());
-    }
-
-    private static CounterSnapshot.CounterDataPointSnapshot point(
-            long value, String table, LeakReport.Kind kind, String reason) {
-        return CounterSnapshot.CounterDataPointSnapshot.builder()
-                .value(value)
-                .labels(Labels.of("kind", kind.label(), "reason", reason, "table", table))
-                .build();
     }
 }

@@ -3,7 +3,6 @@ package io.blockscope.agent.bootstrap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -154,19 +153,7 @@ class ContextTest {
     /** Runs {@code work} on a new thread (a row of the configured widths); the sums' change. */
     private static long[][] copiesOnNewThread(Runnable work) throws Exception {
         long[][] before = sums();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread thread = new Thread(() -> {
-            try {
-                work.run();
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        });
-        thread.start();
-        thread.join();
-        if (failure.get() != null) {
-            throw new AssertionError(failure.get());
-        }
+        FreshThread.run(work);
         long[][] after = sums();
         for (int k = 0; k < 2; k++) {
             for (int i = 0; i < after[k].length; i++) {

@@ -2,7 +2,6 @@ package io.blockscope.agent.bootstrap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -114,19 +113,7 @@ class FallbackContextTest {
     /** Runs {@code work} on a new thread (a row of the configured widths); the sums' change. */
     private static long[] onNewThread(Runnable work) throws Exception {
         long[] before = sums();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread thread = new Thread(() -> {
-            try {
-                work.run();
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        });
-        thread.start();
-        thread.join();
-        if (failure.get() != null) {
-            throw new AssertionError(failure.get());
-        }
+        FreshThread.run(work);
         long[] after = sums();
         for (int i = 0; i < after.length; i++) {
             after[i] -= before[i];

@@ -3,6 +3,7 @@ package io.blockscope.agent.metrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.blockscope.agent.bootstrap.Context;
+import io.blockscope.agent.bootstrap.FreshThread;
 import io.blockscope.agent.instrument.ProbeStatus;
 import io.blockscope.agent.profile.Profile;
 import io.blockscope.agent.profile.Profiles;
@@ -16,7 +17,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** Whose leaks they are: a leak counts under the table the thread that took the block worked for. */
@@ -45,7 +45,7 @@ class LeakOwnersTest {
         Object leakedOnA = new Object();
         Object returnedOnB = new Object();
         Object leakedOutsideTables = new Object();
-        onNewThread(() -> {
+        FreshThread.run(() -> {
             long saved = Context.callStart("alice");
             Context.regionStart("ns:a");
             recorder.checkout(0, leakedOnA); // never returned
@@ -82,7 +82,7 @@ class LeakOwnersTest {
         Context.configure(1, 1, call -> call);
         metrics.attach(recorder);
         Object[] blocks = new Object[3];
-        onNewThread(() -> {
+        FreshThread.run(() -> {
             for (int i = 0; i < blocks.length; i++) {
                 long saved = Context.callStart("carol");
                 Context.regionStart("t" + i);
@@ -111,21 +111,5 @@ class LeakOwnersTest {
                                 + p.getLabels().get("table"),
                         p.getValue()));
         return out;
-    }
-
-    private static void onNewThread(Runnable work) throws Exception {
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread thread = new Thread(() -> {
-            try {
-                work.run();
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        });
-        thread.start();
-        thread.join();
-        if (failure.get() != null) {
-            throw new AssertionError(failure.get());
-        }
     }
 }

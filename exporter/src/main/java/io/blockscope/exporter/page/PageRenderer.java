@@ -150,19 +150,14 @@ final class PageRenderer {
         for (int i = 0; i < Math.min(MAX_ROWS, sites.size()); i++) {
             ReadPathView.Site s = sites.get(i);
             String rate = Format.bytes(s.bytesPerSecond) + "/s";
-            html.append("<tr class=\"site\"><td class=\"name\">")
-                    .append(Html.escape(s.name))
-                    .append("</td><td class=\"num rate\" data-bytes-per-second=\"")
-                    .append(Math.round(s.bytesPerSecond))
-                    .append("\">")
-                    .append(rate)
-                    .append("</td><td>")
-                    .append(Charts.share(s.name + ": " + rate, s.bytesPerSecond / top))
-                    .append("</td>")
-                    .append(share(view.price, s.bytesPerSecond))
-                    .append("<td class=\"advice\">")
-                    .append(advice(view, s))
-                    .append("</td></tr>");
+            Row.start(html, "site")
+                    .name(s.name)
+                    .cell("<td class=\"num rate\" data-bytes-per-second=\"" + Math.round(s.bytesPerSecond) + "\">"
+                            + rate + "</td>")
+                    .markup(Charts.share(s.name + ": " + rate, s.bytesPerSecond / top))
+                    .cell(share(view.price, s.bytesPerSecond))
+                    .cell("<td class=\"advice\">" + advice(view, s) + "</td>")
+                    .end();
         }
         html.append("</table></section>");
     }
@@ -304,18 +299,13 @@ final class PageRenderer {
         html.append("<th>bytes/s</th><th>of heap alloc.</th></tr>");
         for (int i = 0; i < Math.min(OWNER_ROWS, owners.size()); i++) {
             ReadPathView.Owner o = owners.get(i);
-            html.append("<tr class=\"")
-                    .append(kind)
-                    .append("\"><td class=\"name\">")
-                    .append(Html.escape(o.name));
+            Row row = Row.start(html, kind).name(o.name);
             if (components) {
-                html.append("</td><td>").append(Html.escape(o.component));
+                row.text(o.component);
             }
-            html.append("</td><td class=\"num rate\">")
-                    .append(Format.bytes(o.bytesPerSecond))
-                    .append("/s</td>")
-                    .append(share(price, o.bytesPerSecond))
-                    .append("</tr>");
+            row.num("rate", Format.bytes(o.bytesPerSecond) + "/s")
+                    .cell(share(price, o.bytesPerSecond))
+                    .end();
         }
         html.append("</table>");
     }
@@ -333,19 +323,14 @@ final class PageRenderer {
                 "<table id=\"leak-rows\"><tr><th>acquired at</th><th>what</th><th>reason</th><th>leaked (sampled)</th><th>first seen</th><th>last seen</th></tr>");
         for (int i = 0; i < Math.min(MAX_ROWS, view.leaks.size()); i++) {
             ReadPathView.Leak l = view.leaks.get(i);
-            html.append("<tr class=\"leak\"><td class=\"name\">")
-                    .append(Html.escape(l.site))
-                    .append("</td><td>")
-                    .append("buffer".equals(l.kind) ? "pool buffer" : "block")
-                    .append("</td><td>")
-                    .append(Html.escape(l.reason))
-                    .append("</td><td class=\"num count\">")
-                    .append(Format.count(l.count))
-                    .append("</td><td class=\"num\">")
-                    .append(Format.duration(view.nowMillis - l.firstSeenMillis))
-                    .append(" ago</td><td class=\"num\">")
-                    .append(Format.duration(view.nowMillis - l.lastSeenMillis))
-                    .append(" ago</td></tr>");
+            Row.start(html, "leak")
+                    .name(l.site)
+                    .text("buffer".equals(l.kind) ? "pool buffer" : "block")
+                    .text(l.reason)
+                    .num("count", Format.count(l.count))
+                    .num("", Format.duration(view.nowMillis - l.firstSeenMillis) + " ago")
+                    .num("", Format.duration(view.nowMillis - l.lastSeenMillis) + " ago")
+                    .end();
         }
         html.append("</table>");
         leakTables(view, html);
@@ -361,13 +346,11 @@ final class PageRenderer {
                 "<table id=\"leak-tables\"><tr><th>table</th><th>leaked (sampled)</th><th>pool buffers stuck now</th></tr>");
         for (int i = 0; i < Math.min(MAX_ROWS, view.leakTables.size()); i++) {
             ReadPathView.LeakTable t = view.leakTables.get(i);
-            html.append("<tr class=\"leak-table\"><td class=\"name\">")
-                    .append(Html.escape(t.table))
-                    .append("</td><td class=\"num count\">")
-                    .append(Format.count(t.leaked))
-                    .append("</td><td class=\"num count\">")
-                    .append(Format.count(t.stuck))
-                    .append("</td></tr>");
+            Row.start(html, "leak-table")
+                    .name(t.table)
+                    .num("count", Format.count(t.leaked))
+                    .num("count", Format.count(t.stuck))
+                    .end();
         }
         html.append("</table><p class=\"muted\">The table the thread that took them worked for;")
                 .append(" a flush's or a compaction's under its region's table.</p>");
@@ -435,13 +418,11 @@ final class PageRenderer {
                 continue;
             }
             String used = Format.count(c.usedSlots) + " / " + Format.count(slots);
-            html.append("<tr class=\"size-class\"><td class=\"num\">")
-                    .append(Format.bytes(c.slotBytes))
-                    .append("</td><td class=\"num\">")
-                    .append(used)
-                    .append("</td><td>")
-                    .append(Charts.share(Format.bytes(c.slotBytes) + " slots used: " + used, c.usedSlots / slots))
-                    .append("</td></tr>");
+            Row.start(html, "size-class")
+                    .num("", Format.bytes(c.slotBytes))
+                    .num("", used)
+                    .markup(Charts.share(Format.bytes(c.slotBytes) + " slots used: " + used, c.usedSlots / slots))
+                    .end();
         }
         html.append("</table>");
         if (empty > 0) {

@@ -1,0 +1,25 @@
+package io.blockscope.agent.metrics;
+
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+
+/** One data point from a value and its label name/value pairs, for every family of this package. */
+final class Points {
+
+    private Points() {}
+
+    static CounterDataPointSnapshot counter(double value, String... labels) {
+        return CounterDataPointSnapshot.builder()
+                .value(value)
+                .labels(Labels.of(labels))
+                .build();
+    }
+
+    static GaugeDataPointSnapshot gauge(double value, String... labels) {
+        return GaugeDataPointSnapshot.builder()
+                .value(value)
+                .labels(Labels.of(labels))
+                .build();
+    }
+}

@@ -43,6 +43,9 @@ public final class AgentOverhead {
 
     private static final int RESAMPLES = 10_000;
     private static final double LEVEL = 0.95;
+    private static final ThreadCpu.Part[] PARTS = ThreadCpu.Part.values();
+    private static final String BY_PART = "cpuNanosPerOpByPart";
+    private static final String TOTAL = "total";
 
     private AgentOverhead() {}
 
@@ -138,6 +141,9 @@ public final class AgentOverhead {
         report.put("pairThroughputRatios", throughputRatios);
         long forOnePercent = pairsForHalfWidth(cpu, pairs, 0.01);
         report.put("pairsForOnePercentEstimate", forOnePercent);
+        if (rpc != null) {
+            report.put("extraCpuPerOpPercentByPart", byPart(runs));
+        }
         report.put("runs", runs);
         String summary = ProbeSwitchRun.summary("[overhead]", pairs, cpu, ops, ratio);
         System.out.println(summary);
@@ -171,6 +177,37 @@ public final class AgentOverhead {
             ratios[p] = ((Number) b.get(key)).doubleValue() / ((Number) a.get(key)).doubleValue();
         }
         return ratios;
+    }
+
+    /**
+     * Where the server's extra CPU per operation goes: per part of {@link ThreadCpu}, the median over
+     * the pairs of (B's part - A's part) / A's total CPU per operation, in percent, with its interval.
+     * The parts' per-pair figures add up to the pair's whole change; their medians need not.
+     */
+    private static Map<String, Object> byPart(List<Map<String, Object>> runs) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (ThreadCpu.Part part : PARTS) {
+            Bootstrap.Interval i = interval(partShares(runs, part.label()));
+            out.put(part.label(), ProbeSwitchRun.interval(i));
+            System.out.printf(
+                    "[overhead] part %-6s %+.3f%% of A's CPU per op [%+.3f, %+.3f]%n",
+                    part.label(), i.median(), i.low(), i.high());
+        }
+        return out;
+    }
+
+    /** Per pair, (B's {@code part} - A's {@code part}) over A's total, in percent (runs paired as ran). */
+    @SuppressWarnings("unchecked")
+    static double[] partShares(List<Map<String, Object>> runs, String part) {
+        double[] shares = new double[runs.size() / 2];
+        for (int p = 0; p < shares.length; p++) {
+            Map<String, Object> x = runs.get(2 * p);
+            Map<String, Object> y = runs.get(2 * p + 1);
+            Map<String, Double> b = (Map<String, Double>) ("B".equals(x.get("arm")) ? x : y).get(BY_PART);
+            Map<String, Double> a = (Map<String, Double>) ("B".equals(x.get("arm")) ? y : x).get(BY_PART);
+            shares[p] = 100 * (b.get(part) - a.get(part)) / a.get(TOTAL);
+        }
+        return shares;
     }
 
     /** The median of per-pair ratios with its 95% percentile-bootstrap interval (pairs resampled). */
@@ -291,9 +328,11 @@ public final class AgentOverhead {
                     "--json",
                     json.toString()));
             measured.addAll(peArgs);
+            long[] partsBefore = ThreadCpu.read(server.pid());
             long cpuBefore = cpuNanos(server);
             exec(measured, scratch.resolve("pe.log"));
             long cpuAfter = cpuNanos(server);
+            long[] partsAfter = ThreadCpu.read(server.pid());
             JsonNode r = singleRecord(json);
             long ops = r.path("ops").asLong();
             Map<String, Object> m = new LinkedHashMap<>();
@@ -302,6 +341,12 @@ public final class AgentOverhead {
             m.put("opsPerSec", r.path("opsPerSec").asDouble());
             m.put("ops", ops);
             m.put("serverCpuSeconds", (cpuAfter - cpuBefore) / 1e9);
+            Map<String, Double> byPart = new LinkedHashMap<>();
+            for (int i = 0; i < partsAfter.length; i++) {
+                String part = i < PARTS.length ? PARTS[i].label() : TOTAL;
+                byPart.put(part, ops == 0 ? Double.NaN : (double) (partsAfter[i] - partsBefore[i]) / ops);
+            }
+            m.put(BY_PART, byPart);
             m.put("loadAverage", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             Files.delete(json);
             return m;

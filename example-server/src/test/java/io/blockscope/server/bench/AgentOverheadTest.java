@@ -101,4 +101,19 @@ class AgentOverheadTest {
     private static Map<String, Object> run(String arm, double cpuNanosPerOp) {
         return Map.of("arm", arm, "cpuNanosPerOp", cpuNanosPerOp);
     }
+
+    /** A part's share is B's part less A's, over A's whole CPU per operation, whichever ran first. */
+    @Test
+    void aPartsShareIsItsChangeOverTheBaselinesTotal() {
+        List<Map<String, Object>> runs = List.of(
+                parts("A", 10.0, 100.0),
+                parts("B", 12.0, 103.0), // A first
+                parts("B", 9.0, 98.0),
+                parts("A", 10.0, 125.0)); // B first
+        assertArrayEquals(new double[] {2.0, -0.8}, AgentOverhead.partShares(runs, "jit"), 1e-12);
+    }
+
+    private static Map<String, Object> parts(String arm, double jit, double total) {
+        return Map.of("arm", arm, "cpuNanosPerOpByPart", Map.of("jit", jit, "total", total));
+    }
 }

@@ -8,8 +8,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The link from a copying site to the HBase finding that names it, on the findings pages the endpoint
- * serves ({@link Documents#FINDINGS}, {@link Documents#FINDINGS_SECURITY}). The map is read from those
+ * The link from a copying or leaking site to the HBase finding that names it, on the findings pages
+ * the endpoint serves ({@link Documents#FINDINGS}, {@link Documents#FINDINGS_SECURITY}, {@link
+ * Documents#FINDINGS_LEAKS}). The map is read from those
  * pages (each finding's anchor and its "Source line (as the agent names it)"), so it cannot drift from
  * them.
  */
@@ -26,12 +27,19 @@ final class Findings {
             this.href = href;
             this.title = title;
         }
+
+        /** The link as the live page shows it, escaped. */
+        String html() {
+            return "<a class=\"finding\" href=\"" + Html.escape(href) + "\">finding: " + Html.escape(title) + "</a>";
+        }
     }
 
     private static final Pattern ANCHOR = Pattern.compile("^<a id=\"([a-z0-9-]+)\"></a>$");
-    private static final Pattern SOURCE_LINE =
-            Pattern.compile("^- \\*\\*Source line\\*\\* \\(as the agent names it\\): (.+)$");
-    private static final Pattern CODE = Pattern.compile("`([^`]+)`");
+    /** A copy finding's "Source line (as the agent names it)", a leak finding's "Site the agent names". */
+    private static final Pattern SOURCE_LINE = Pattern.compile(
+            "^- \\*\\*(?:Source line\\*\\* \\(as the agent names it\\):|Site the agent names:\\*\\*) (.+)$");
+    /** A site in backticks: a class and method, no spaces (not the other code the bullet quotes). */
+    private static final Pattern CODE = Pattern.compile("`([^`\\s]+\\.[^`\\s]+)`");
 
     private Findings() {}
 
@@ -40,7 +48,12 @@ final class Findings {
         return Sites.BY_SITE.get(CopyAdvice.withoutLine(site));
     }
 
-    /** Every site (without its line) the packaged findings name, with its finding. */
+    /** The leak finding whose leaked buffers were taken at {@code site} (matched without the line), or null. */
+    static Link forLeakSite(String site) {
+        return LeakSites.BY_SITE.get(CopyAdvice.withoutLine(site));
+    }
+
+    /** Every copying site (without its line) the packaged findings name, with its finding. */
     static Map<String, Link> all() {
         return Sites.BY_SITE;
     }
@@ -88,5 +101,11 @@ final class Findings {
             }
             BY_SITE = Collections.unmodifiableMap(all);
         }
+    }
+
+    /** Holder: the leak page's sites, read when the live page first shows a leak. */
+    private static final class LeakSites {
+        static final Map<String, Link> BY_SITE =
+                Collections.unmodifiableMap(sites(Documents.FINDINGS_LEAKS.markdown(), Documents.FINDINGS_LEAKS.path));
     }
 }

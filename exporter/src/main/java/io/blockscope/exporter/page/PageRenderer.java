@@ -177,11 +177,7 @@ final class PageRenderer {
                     .append(Html.escape(s.advice.instead));
         }
         if (s.finding != null) {
-            a.append(" <a class=\"finding\" href=\"")
-                    .append(Html.escape(s.finding.href))
-                    .append("\">finding: ")
-                    .append(Html.escape(s.finding.title))
-                    .append("</a>");
+            a.append(' ').append(s.finding.html());
         }
         if ((s.advice != null || s.finding != null) && !view.tableTotals.isEmpty()) {
             // Sites are not attributed to tables or users (the agent exports no such series): name
@@ -324,7 +320,7 @@ final class PageRenderer {
         for (int i = 0; i < Math.min(MAX_ROWS, view.leaks.size()); i++) {
             ReadPathView.Leak l = view.leaks.get(i);
             Row.start(html, "leak")
-                    .name(l.site)
+                    .name(l.site, l.finding)
                     .text("buffer".equals(l.kind) ? "pool buffer" : "block")
                     .text(l.reason)
                     .num("count", Format.count(l.count))

@@ -54,9 +54,12 @@ final class ReadPathView {
         final double count;
         final long firstSeenMillis;
         final long lastSeenMillis;
+        /** The HBase leak finding whose buffers were taken at this site (docs/hbase-findings-leaks.md); null otherwise. */
+        final Findings.Link finding;
 
         Leak(String site, String kind, String reason, double count, long firstSeenMillis, long lastSeenMillis) {
             this.site = site;
+            this.finding = Findings.forLeakSite(site);
             this.kind = kind;
             this.reason = reason;
             this.count = count;

@@ -23,6 +23,19 @@ final class Row {
         return this;
     }
 
+    /** The row's name with a link to the HBase finding that names it, when one does. */
+    Row name(String text, Findings.Link finding) {
+        if (finding == null) {
+            return name(text);
+        }
+        html.append("<td class=\"name\">")
+                .append(Html.escape(text))
+                .append(' ')
+                .append(finding.html())
+                .append("</td>");
+        return this;
+    }
+
     /** A text cell: escaped. */
     Row text(String text) {
         html.append("<td>").append(Html.escape(text)).append("</td>");

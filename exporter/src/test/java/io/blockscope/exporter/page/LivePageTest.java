@@ -150,6 +150,27 @@ class LivePageTest extends PageFixture {
         assertTrue(html.contains("5 sampled leaks since start"), html);
     }
 
+    /** A leak at a site an HBase leak finding names links to it, as a copying site links to its finding. */
+    @Test
+    void aLeakAtASiteOfAnHBaseLeakFindingLinksToIt() {
+        String site = "org.apache.hadoop.hbase.io.hfile.HFileBlock$Writer.cloneUncompressedBufferWithHeader:1124";
+        leaks.labelValues(site, "buffer", "age").inc(18);
+        page.sample();
+        clock.addAndGet(2_000);
+        page.sample();
+
+        String html = html(page.reply(LivePage.FRAGMENT));
+        Matcher row = Pattern.compile("<tr class=\"leak\">(.*?)</tr>").matcher(html);
+        assertTrue(row.find(), html);
+        assertTrue(
+                row.group(1)
+                        .startsWith("<td class=\"name\">" + Html.escape(site)
+                                + " <a class=\"finding\" href=\"findings-leaks#intermediate-index-blocks-2-5\">finding: "
+                                + "Intermediate index blocks cached on write leak a pooled buffer each"),
+                row.group(1));
+        assertTrue(row.group(1).contains("<td>pool buffer</td>"), row.group(1));
+    }
+
     @Test
     void leaksAndStuckBuffersAreListedByTheTableWhoseWorkTookThem() {
         Counter byTable = Counter.builder()

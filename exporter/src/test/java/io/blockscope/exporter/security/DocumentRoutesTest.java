@@ -26,7 +26,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The documents the endpoint serves ({@code /runbooks}, {@code /findings}, {@code /findings-security})
+ * The documents the endpoint serves ({@code /runbooks}, {@code /findings}, {@code /findings-security},
+ * {@code /findings-leaks})
  * on one host JVM with auth on, over loopback: each with the anchors its links end in (the shipped
  * alerts' runbook_url, the live page's site links), behind the same credentials as {@code /metrics},
  * and nothing else: no other file by a traversal, an encoded path, a near name or another extension, no
@@ -38,7 +39,8 @@ class DocumentRoutesTest {
     enum Route {
         RUNBOOKS("/runbooks", "runbooks.md"),
         FINDINGS("/findings", "hbase-findings.md"),
-        FINDINGS_SECURITY("/findings-security", "hbase-findings-security.md");
+        FINDINGS_SECURITY("/findings-security", "hbase-findings-security.md"),
+        FINDINGS_LEAKS("/findings-leaks", "hbase-findings-leaks.md");
 
         final String path;
         final String file;
@@ -213,6 +215,9 @@ class DocumentRoutesTest {
         String security = page(get("GET", Route.FINDINGS_SECURITY.path, AUTH));
         assertTrue(security.contains("<a id=\"visibility-label-filter\"></a>"), security);
         assertTrue(security.contains("<a id=\"access-control-filter\"></a>"), security);
+        String leaks = page(get("GET", Route.FINDINGS_LEAKS.path, AUTH));
+        assertTrue(leaks.contains("<a id=\"intermediate-index-blocks-2-5\"></a>"), leaks);
+        assertTrue(leaks.contains("<a href=\"findings-leaks\">leak findings</a>"), "every page's header links it");
     }
 
     /** The body of a 200 HTML answer with the endpoint's policy, decoded as UTF-8. */

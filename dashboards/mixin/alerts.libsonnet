@@ -42,6 +42,20 @@
   // elsewhere), from the recording rules.
   local topTable = 'printf "topk(1, instance_table:blockscope_copy_to_heap_bytes:rate1m{' + serverMatchers + '})" ' + serverArgs + ' | query',
   local topUser = 'printf "topk(1, instance_user:blockscope_copy_to_heap_bytes:rate1m{' + serverMatchers + '})" ' + serverArgs + ' | query',
+  // The table and user whose work made most of the top site's sampled copies (hbase2 profile), in a
+  // template where $site is that site; the overflow row (table other) names nobody.
+  local siteOwner = 'printf "topk(1, instance_site_owner:blockscope_copy_site_owner_bytes:rate1m{' + serverMatchers
+                    + ",site='%s',table!='other'})\" " + serverArgs + ' $site | query',
+  // The top site's owner when the agent names one, else the server's top table or user: `what` is
+  // "table" or "user", `serverTop` its query.
+  local ownerOf(what, serverTop) =
+    '{{ with ' + topCopySite + ' }}{{ $site := . | first | label "site" }}{{ with ' + siteOwner + ' }}{{ . | first | label "'
+    + what + '" }}{{ else }}{{ with ' + serverTop + ' }}{{ . | first | label "' + what + '" }}{{ else }}unknown{{ end }}{{ end }}'
+    + '{{ else }}{{ with ' + serverTop + ' }}{{ . | first | label "' + what + '" }}{{ else }}unknown{{ end }}{{ end }}',
+  local serverOwners =
+    '{{ with ' + topTable + ' }}table {{ . | first | label "table" }}, user '
+    + '{{ with ' + topUser + ' }}{{ . | first | label "user" }}{{ else }}unknown{{ end }}'
+    + '{{ else }}table and user unknown (only the hbase2 profile names them){{ end }}',
   // What the copies cost: their share of the server's heap allocation (JFR's estimate; nothing when
   // it is absent or zero), and the young collections a minute that share of the allocation stands for.
   local copyRate = 'instance:blockscope_copy_to_heap_bytes:rate1m{' + serverMatchers + '}',
@@ -111,14 +125,14 @@
             + '{{ with ' + heapShare + " }}That is {{ . | first | value | humanizePercentage }} of this server's heap allocation"
             + '{{ with ' + youngPerMinute + ' }} (about {{ . | first | value | printf "%.1f" }} young collections a minute){{ end }}'
             + '{{ else }}Its share of heap allocation is unknown (no JFR allocation estimate){{ end }}; '
-            + '{{ with ' + topTable + ' }}table {{ . | first | label "table" }}, user '
-            + '{{ with ' + topUser + ' }}{{ . | first | label "user" }}{{ else }}unknown{{ end }}'
-            + '{{ else }}table and user unknown (only the hbase2 profile names them){{ end }}.',
+            + '{{ with ' + topCopySite + ' }}{{ $site := . | first | label "site" }}{{ with ' + siteOwner + ' }}'
+            + 'at that site table {{ . | first | label "table" }}, user {{ . | first | label "user" }}'
+            + '{{ else }}' + serverOwners + '{{ end }}{{ else }}' + serverOwners + '{{ end }}.',
             {
               site: '{{ with ' + topCopySite + ' }}{{ . | first | label "site" }}{{ else }}unknown{{ end }}',
               heap_share: '{{ with ' + heapShare + ' }}{{ . | first | value | humanizePercentage }}{{ else }}unknown{{ end }}',
-              table: '{{ with ' + topTable + ' }}{{ . | first | label "table" }}{{ else }}unknown{{ end }}',
-              user: '{{ with ' + topUser + ' }}{{ . | first | label "user" }}{{ else }}unknown{{ end }}',
+              table: ownerOf('table', topTable),
+              user: ownerOf('user', topUser),
               instead: '{{ with ' + topCopySite + ' }}{{ $site := . | first | label "site" }}{{ ' + insteadOf('$site')
                        + '{{ else }}unknown{{ end }}',
             },

@@ -27,6 +27,12 @@
             expr: 'sum by (%(by)s, site) (rate(blockscope_copy_site_bytes_total{%(selector)s}[1m]))' % c,
           },
           {
+            // Sampled copy bytes/s per call site and the table and user whose work made them (hbase2
+            // profile): names the top site's table and user in BlockscopeHotCopyPath.
+            record: 'instance_site_owner:blockscope_copy_site_owner_bytes:rate1m',
+            expr: 'sum by (%(by)s, site, table, user) (rate(blockscope_copy_site_owner_bytes_total{%(selector)s}[1m]))' % c,
+          },
+          {
             // Copy-to-heap bytes/s per instance and table (hbase2 profile): names the table in
             // BlockscopeHotCopyPath; the per-job rule below sums it for the fleet.
             record: 'instance_table:blockscope_copy_to_heap_bytes:rate1m',

@@ -10,6 +10,8 @@ import io.blockscope.testsupport.Scrape;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.TableName;
@@ -66,6 +68,8 @@ class RegionServerCopyOwnersTest {
 
     static final String BY_TABLE = "blockscope_copy_to_heap_bytes_by_table_total";
     static final String BY_USER = "blockscope_copy_to_heap_bytes_by_user_total";
+    static final String SITE_BYTES = "blockscope_copy_site_bytes_total";
+    static final String SITE_OWNERS = "blockscope_copy_site_owner_bytes_total";
     static final String TOTAL = "blockscope_copy_to_heap_bytes_total";
     /** The label value of copies outside any table or user. */
     static final String NONE = "(none)";
@@ -138,6 +142,31 @@ class RegionServerCopyOwnersTest {
                         after.sum(BY_TABLE, Scrape.label("table", "(none)"))
                                 - before.sum(BY_TABLE, Scrape.label("table", "(none)")),
                         "no copy of these calls outside a table"));
+        sitesNameTheirOwners(before, after);
+    }
+
+    /**
+     * The sampled copy sites by owner: the same samples as the sites (so the same bytes), every one
+     * of them alice's on orders but what the server did outside any call meanwhile, none bob's.
+     */
+    private static void sitesNameTheirOwners(Scrape before, Scrape after) {
+        double sites = after.sum(SITE_BYTES) - before.sum(SITE_BYTES);
+        double owned = after.sum(SITE_OWNERS) - before.sum(SITE_OWNERS);
+        double alices = sum(before, after, Scrape.label("table", ORDERS).and(Scrape.label("user", "alice")));
+        double outside = sum(before, after, Scrape.label("user", "(none)"));
+        System.out.printf(
+                "copy owners: sampled site bytes %.0f, by owner %.0f: alice on %s %.0f, outside calls %.0f%n",
+                sites, owned, ORDERS, alices, outside);
+        assertAll(
+                () -> assertTrue(alices > 0, "the regex scan's sampled copies: " + after.describe(SITE_OWNERS)),
+                () -> assertEquals(sites, owned, 0.01 * sites, "the same samples, by owner"),
+                () -> assertEquals(owned, alices + outside, after.describe(SITE_OWNERS)),
+                () -> assertEquals(0, sum(before, after, Scrape.label("user", "bob")), "bob copied nothing"),
+                () -> assertEquals(0, sum(before, after, Scrape.label("table", CARTS)), "nothing on carts"));
+    }
+
+    private static double sum(Scrape before, Scrape after, Predicate<Map<String, String>> owner) {
+        return after.sum(SITE_OWNERS, owner) - before.sum(SITE_OWNERS, owner);
     }
 
     @Test

@@ -123,6 +123,7 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
         copies(out, r);
         if (profile.tracksContext()) {
             CopyOwners.collect(out);
+            CopyOwners.sites(out, r);
             LeakOwners.collect(out, leaks);
         }
         heapFallbacks(out, r);

@@ -4,8 +4,12 @@ import io.blockscope.agent.bootstrap.Context;
 import io.blockscope.agent.bootstrap.Counters;
 import io.blockscope.agent.bootstrap.Interned;
 import io.blockscope.agent.profile.Component;
+import io.blockscope.agent.record.CopySiteOwners;
+import io.blockscope.agent.record.Recorder;
+import io.blockscope.agent.record.SiteTable;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.List;
 
 /**
@@ -49,6 +53,33 @@ final class CopyOwners {
             }
         }
         out.add(userBytes.build());
+    }
+
+    /**
+     * Sampled copy bytes by site and the table and user whose work made them: which application's
+     * reads a hot site serves. Bounded like the sites (the {@code sites} cap, the rest under {@code
+     * other} for all three labels). Scaled by the sampling rate like {@code blockscope_copy_site_bytes}.
+     */
+    static void sites(List<MetricSnapshot> out, Recorder r) {
+        CounterSnapshot.Builder bytes = CounterSnapshot.builder()
+                .name("blockscope_copy_site_owner_bytes")
+                .help("Bytes of sampled copies by call site and the table (namespace:table) and RPC user whose work"
+                        + " made them, scaled by the sampling rate.")
+                .unit(Unit.BYTES);
+        if (r != null) {
+            Interned tables = Context.tables();
+            Interned users = Context.users();
+            for (SiteTable.Row row : r.copySiteOwners().snapshot()) {
+                CopySiteOwners.Owner owner = CopySiteOwners.parse(row.site());
+                String table = owner.table < 0 ? SiteTable.OTHER : tableLabel(tables, owner.table);
+                Object user = owner.user < 0 ? SiteTable.OTHER : users.key(owner.user);
+                if (table != null && user != null) {
+                    bytes.dataPoint(Points.counter(
+                            (double) row.values()[0], "site", owner.site, "table", table, "user", user.toString()));
+                }
+            }
+        }
+        out.add(bytes.build());
     }
 
     /** {@code namespace:table}, the default namespace spelled out; the fixed labels as they are. */

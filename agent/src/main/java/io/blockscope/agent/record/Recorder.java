@@ -40,6 +40,8 @@ public final class Recorder extends Sink {
     private final SiteResolver fallbackSiteResolver;
     private final CheckoutTracker tracker;
     private final SiteTable copySites;
+    /** Sampled copy bytes by site and the table and user whose work made them ({@link CopySiteOwners}). */
+    private final SiteTable copySiteOwners;
     /** Heap fallbacks by site: columns {@link #fallbackColumn}(reason, CALLS or BYTES). */
     private final SiteTable fallbackSites;
 
@@ -106,6 +108,7 @@ public final class Recorder extends Sink {
             }
         });
         this.copySites = new SiteTable(siteLabels, 2);
+        this.copySiteOwners = new SiteTable(siteLabels, 1);
         this.instances = new InstanceRegistry(probes);
         this.copyEvents = copyEvents;
         this.leakAgeNanos = leakAge.toNanos();
@@ -142,6 +145,8 @@ public final class Recorder extends Sink {
     public void copy(int probe, int component, long bytes, long calls, long estimatedBytes) {
         String site = sites.site();
         copySites.add(site, calls, estimatedBytes);
+        // on the copying thread: whose work it is, as the context probes set it
+        copySiteOwners.add(CopySiteOwners.key(site, Context.table(), Context.user()), estimatedBytes);
         if (copyEvents) {
             CopyToHeapEvent event = new CopyToHeapEvent();
             if (event.isEnabled()) {
@@ -195,6 +200,11 @@ public final class Recorder extends Sink {
 
     public SiteTable copySites() {
         return copySites;
+    }
+
+    /** Keys of {@link CopySiteOwners#key}; one column, the bytes. */
+    public SiteTable copySiteOwners() {
+        return copySiteOwners;
     }
 
     public InstanceRegistry instances() {

@@ -179,9 +179,15 @@ final class PageRenderer {
         if (s.finding != null) {
             a.append(' ').append(s.finding.html());
         }
-        if ((s.advice != null || s.finding != null) && !view.tableTotals.isEmpty()) {
-            // Sites are not attributed to tables or users (the agent exports no such series): name
-            // the server's top ones, and say so.
+        if (s.table != null) {
+            a.append("<div class=\"who\">copying here most: table <b>")
+                    .append(Html.escape(s.table))
+                    .append("</b>, user <b>")
+                    .append(Html.escape(s.user))
+                    .append("</b> (sampled)</div>");
+        } else if ((s.advice != null || s.finding != null) && !view.tableTotals.isEmpty()) {
+            // no owner series for the site (an older agent, or copies outside any call): name the
+            // server's top table and user, and say so
             a.append("<div class=\"who muted\">copying most on this server (not per site): table <b>")
                     .append(Html.escape(view.tableTotals.get(0).name))
                     .append("</b>");

@@ -36,12 +36,18 @@ final class ReadPathView {
         final CopyAdvice.Entry advice;
         /** The confirmed HBase finding that names this site (docs/hbase-findings*.md); null otherwise. */
         final Findings.Link finding;
+        /** The table and user whose work copied most here over the window (sampled); null when unknown. */
+        final String table;
 
-        Site(String name, double bytesPerSecond) {
+        final String user;
+
+        Site(String name, double bytesPerSecond, List<String> owner) {
             this.name = name;
             this.bytesPerSecond = bytesPerSecond;
             this.advice = CopyAdvice.forSite(name);
             this.finding = Findings.forSite(name);
+            this.table = owner == null ? null : owner.get(0);
+            this.user = owner == null ? null : owner.get(1);
         }
     }
 
@@ -256,11 +262,27 @@ final class ReadPathView {
         for (Map.Entry<String, Double> e : latest.copySiteBytes.entrySet()) {
             double perSecond = rate(base.copySiteBytes.getOrDefault(e.getKey(), 0.0), e.getValue());
             if (perSecond > 0) {
-                sites.add(new Site(e.getKey(), perSecond));
+                sites.add(new Site(e.getKey(), perSecond, topOwner(base, latest, e.getKey())));
             }
         }
         sites.sort((a, b) -> Double.compare(b.bytesPerSecond, a.bytesPerSecond));
         return sites;
+    }
+
+    /** The (table, user) whose sampled copies at {@code site} grew most over the window; null for none. */
+    private List<String> topOwner(Sample base, Sample latest, String site) {
+        Map<List<String>, Double> before = base.copySiteOwnerBytes.getOrDefault(site, Map.of());
+        List<String> top = null;
+        double most = 0;
+        for (Map.Entry<List<String>, Double> e :
+                latest.copySiteOwnerBytes.getOrDefault(site, Map.of()).entrySet()) {
+            double grew = rate(before.getOrDefault(e.getKey(), 0.0), e.getValue());
+            if (grew > most && !e.getKey().get(0).equals("other")) {
+                top = e.getKey();
+                most = grew;
+            }
+        }
+        return top;
     }
 
     private static List<Leak> leaks(Sample latest, Map<Sample.LeakKey, History.Seen> seen) {

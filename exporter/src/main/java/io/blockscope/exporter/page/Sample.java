@@ -8,6 +8,8 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -35,6 +37,8 @@ final class Sample {
     final Map<String, Double> copySiteBytes;
     /** Copy bytes per component (row, family, qualifier, value, tags, block): exact counts. */
     final Map<String, Double> copyComponentBytes;
+    /** Sampled copy bytes per call site, then per owner ({@code List.of(table, user)}; hbase2 only). */
+    final Map<String, Map<List<String>, Double>> copySiteOwnerBytes;
     /** Leaked references per "site" and "reason". */
     final Map<LeakKey, Double> leaks;
 
@@ -66,6 +70,7 @@ final class Sample {
         this.timeMillis = b.timeMillis;
         this.copySiteBytes = Collections.unmodifiableMap(b.copySiteBytes);
         this.copyComponentBytes = Collections.unmodifiableMap(b.copyComponentBytes);
+        this.copySiteOwnerBytes = Collections.unmodifiableMap(b.copySiteOwnerBytes);
         this.leaks = Collections.unmodifiableMap(b.leaks);
         this.outstanding = Collections.unmodifiableMap(b.outstanding);
         this.gets = b.gets;
@@ -198,6 +203,7 @@ final class Sample {
         final long timeMillis;
         final Map<String, Double> copySiteBytes = new TreeMap<>();
         final Map<String, Double> copyComponentBytes = new TreeMap<>();
+        final Map<String, Map<List<String>, Double>> copySiteOwnerBytes = new TreeMap<>();
         final Map<LeakKey, Double> leaks = new TreeMap<>();
         final Map<String, Double> outstanding = new TreeMap<>();
         final Map<Long, double[]> slots = new TreeMap<>();
@@ -225,6 +231,11 @@ final class Sample {
             switch (name) {
                 case "blockscope_copy_site_bytes":
                     copySiteBytes.merge(label(labels, "site"), value(point), Double::sum);
+                    break;
+                case "blockscope_copy_site_owner_bytes":
+                    copySiteOwnerBytes
+                            .computeIfAbsent(label(labels, "site"), k -> new HashMap<>())
+                            .merge(List.of(label(labels, "table"), label(labels, "user")), value(point), Double::sum);
                     break;
                 case "blockscope_copy_to_heap_bytes":
                     copyComponentBytes.merge(label(labels, "component"), value(point), Double::sum);

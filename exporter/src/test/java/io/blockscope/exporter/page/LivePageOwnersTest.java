@@ -210,6 +210,48 @@ class LivePageOwnersTest extends PageFixture {
         assertTrue(findings.contains("<a id=\"fuzzy-row-filter\"></a>"), findings.substring(0, 2000));
     }
 
+    /**
+     * With the agent's copies by site and owner, each site names the table and user that copied most
+     * there over the window, not the server's top ones: the app's site is bob's on ns:users although
+     * alice on ns:orders copies most on the server; an owner whose bytes came before the window, and
+     * the overflow row, are not named.
+     */
+    @Test
+    void eachSiteNamesTheTableAndUserThatCopiedMostThere() {
+        Counter owners = counter(registry, "blockscope_copy_site_owner_bytes_total", "site", "table", "user");
+        owners.labelValues(APP_SITE, "ns:idle", "carol").inc(90 * MIB); // before the window
+        owners.labelValues(APP_SITE, "other", "other").inc(1); // the overflow row, never named
+        tenSecondsOfCopiesWith(() -> {
+            owners.labelValues(FUZZY, "ns:orders", "alice").inc(30 * MIB);
+            owners.labelValues(FUZZY, "ns:<script>", "mallory").inc(10 * MIB);
+            owners.labelValues(APP_SITE, "ns:users", "bob").inc(9 * MIB);
+            owners.labelValues(APP_SITE, "ns:orders", "alice").inc(1 * MIB);
+            owners.labelValues(APP_SITE, "other", "other").inc(50 * MIB);
+        });
+        String sites = section(html(page.reply(LivePage.FRAGMENT)), "copy");
+        int fuzzy = sites.indexOf(FUZZY);
+        int app = sites.indexOf(APP_SITE);
+        assertTrue(fuzzy > 0 && app > fuzzy, sites);
+        String fuzzyRow = sites.substring(fuzzy, app);
+        String appRow = sites.substring(app);
+        assertTrue(
+                fuzzyRow.contains("copying here most: table <b>ns:orders</b>, user <b>alice</b> (sampled)"), fuzzyRow);
+        assertTrue(appRow.contains("copying here most: table <b>ns:users</b>, user <b>bob</b> (sampled)"), appRow);
+        assertFalse(sites.contains("copying most on this server"), "the site's own owner, not the server's");
+        assertFalse(sites.contains("<script>"), "owners are escaped");
+    }
+
+    /** Ten seconds of FUZZY's and APP_SITE's copies, with {@code more} in the same window. */
+    private void tenSecondsOfCopiesWith(Runnable more) {
+        gets.labelValues("l2", "hit").inc(10);
+        page.sample();
+        clock.addAndGet(10_000);
+        siteBytes.labelValues(FUZZY).inc(40 * MIB);
+        siteBytes.labelValues(APP_SITE).inc(10 * MIB);
+        more.run();
+        page.sample();
+    }
+
     private static String section(String html, String id) {
         int start = html.indexOf("<section id=\"" + id + "\"");
         assertTrue(start >= 0, "no section " + id + ": " + html);

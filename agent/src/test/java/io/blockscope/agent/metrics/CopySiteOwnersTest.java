@@ -1,0 +1,111 @@
+package io.blockscope.agent.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.blockscope.agent.bootstrap.Context;
+import io.blockscope.agent.bootstrap.FreshThread;
+import io.blockscope.agent.instrument.ProbeStatus;
+import io.blockscope.agent.profile.Profile;
+import io.blockscope.agent.profile.Profiles;
+import io.blockscope.agent.record.Recorder;
+import io.blockscope.agent.record.SiteResolver;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Whose copies a site makes: a sampled copy counts under its site and the table and user the copying
+ * thread worked for, so one hot site serving two applications shows each one's share.
+ */
+class CopySiteOwnersTest {
+
+    private static final Duration LEAK_AGE = Duration.ofSeconds(60);
+
+    private final Profile profile = Profiles.load("hbase2");
+    private final LeakReport leaks = new LeakReport(20, profile.tiers(), LEAK_AGE);
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final AgentMetrics metrics = new AgentMetrics(profile, new ProbeStatus(profile), "test", leaks, registry);
+    private final Recorder recorder = new Recorder(
+            new SiteResolver(List.of()),
+            64,
+            LEAK_AGE,
+            false,
+            3,
+            profile.probes().size(),
+            metrics,
+            leaks);
+
+    @Test
+    void aSitesCopiesCountUnderTheTableAndUserOfEachCall() throws Exception {
+        Context.configure(4, 4, call -> call);
+        metrics.attach(recorder);
+        FreshThread.run(() -> {
+            long saved = Context.callStart("alice");
+            Context.regionStart("ns:orders");
+            recorder.copy(0, 0, 100, 1, 3_000); // a sampled copy standing for 3,000 bytes
+            recorder.copy(0, 0, 100, 1, 1_000);
+            Context.regionEnd();
+            Context.restore(saved);
+            saved = Context.callStart("bob"); // the same pooled thread, the next call
+            Context.regionStart("carts");
+            recorder.copy(0, 0, 100, 1, 500);
+            Context.regionEnd();
+            Context.restore(saved);
+            recorder.copy(0, 0, 100, 1, 7); // outside any call
+        });
+        String site = site(registry.scrape());
+        assertEquals(
+                Map.of(
+                        site + "|ns:orders|alice", 4_000.0,
+                        site + "|default:carts|bob", 500.0,
+                        site + "|(none)|(none)", 7.0),
+                owners(registry.scrape()));
+    }
+
+    /** Beyond the sites cap (3 here) the rest lands under other, for all three labels, and adds up. */
+    @Test
+    void ownersBeyondTheCapAddUpUnderOther() throws Exception {
+        Context.configure(8, 8, call -> call);
+        metrics.attach(recorder);
+        FreshThread.run(() -> {
+            for (int t = 0; t < 5; t++) {
+                long saved = Context.callStart("u" + t);
+                Context.regionStart("ns:t" + t);
+                recorder.copy(0, 0, 10, 1, 10L * (t + 1));
+                Context.regionEnd();
+                Context.restore(saved);
+            }
+        });
+        Map<String, Double> owners = owners(registry.scrape());
+        assertEquals(4, owners.size(), owners.toString());
+        assertEquals(
+                150.0, owners.values().stream().mapToDouble(Double::doubleValue).sum(), owners.toString());
+        assertEquals(90.0, owners.get("other|other|other"), owners.toString());
+    }
+
+    private static String site(MetricSnapshots snapshots) {
+        return points(snapshots).keySet().iterator().next().split("\\|")[0];
+    }
+
+    private static Map<String, Double> owners(MetricSnapshots snapshots) {
+        return points(snapshots);
+    }
+
+    /** {@code site|table|user} to the bytes. */
+    private static Map<String, Double> points(MetricSnapshots snapshots) {
+        Map<String, Double> out = new TreeMap<>();
+        snapshots.stream()
+                .filter(s -> s.getMetadata().getName().equals("blockscope_copy_site_owner_bytes"))
+                .flatMap(s -> ((CounterSnapshot) s).getDataPoints().stream())
+                .forEach(p -> out.put(
+                        p.getLabels().get("site") + "|" + p.getLabels().get("table") + "|"
+                                + p.getLabels().get("user"),
+                        p.getValue()));
+        return out;
+    }
+}

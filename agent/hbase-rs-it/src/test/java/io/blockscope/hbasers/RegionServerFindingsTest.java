@@ -9,6 +9,8 @@ import io.blockscope.hbasers.FindingsPage.Alternative;
 import io.blockscope.hbasers.FindingsPage.Finding;
 import io.blockscope.hbasers.FindingsPage.Point;
 import io.blockscope.hbasers.server.InPlaceBigDecimalColumnInterpreter;
+import io.blockscope.hbasers.server.InPlaceBinaryComponentComparator;
+import io.blockscope.hbasers.server.InPlaceFuzzyRowFilter;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,6 +22,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.TableName;
@@ -59,7 +62,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * the same read at two or more parameter values (prefixes, ranges, fuzzy keys, value sizes), the
  * bytes the agent counted asserted equal to what the release's source predicts at each value, all
  * at the site the agent names. Where HBase has a zero-copy way to the same cells, it runs on the
- * same data and must return the same cells with no copy. The run writes docs/hbase-findings.md
+ * same data and must return the same cells with no copy; where the copy sits in a part a user can
+ * replace (a comparator, a filter, a column interpreter), so does the smallest fix, as test code on
+ * the RegionServer's class path (io.blockscope.hbasers.server). The run writes docs/hbase-findings.md
  * ({@link FindingsPage}) and fails when the committed page differs.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -367,22 +372,42 @@ class RegionServerFindingsTest {
                 + " tried), 3 when they match in list order (the previous match, then the next key), 2 with one key.";
         String cellSite = FILTER + "FuzzyRowFilter.filterCell:";
         String rowKeySite = FILTER + "FuzzyRowFilter.filterRowKey";
+        CopiesMeasured against = null;
         for (int k : new int[] {1, 2, 4}) {
             long tries = (long) FUZZY_ROWS * k;
-            CopiesMeasured m = fuzzyPoint(
+            against = fuzzyPoint(
                     f, k + (k == 1 ? " key" : " keys, against the row order"), k, true, tries, cellSite, rowKeySite);
-            assertEquals(FUZZY_ROWS, m.cells().size(), "every row of the section matches one key");
+            assertEquals(FUZZY_ROWS, against.cells().size(), "every row of the section matches one key");
         }
+        smallestFix(
+                f,
+                "`" + InPlaceFuzzyRowFilter.class.getSimpleName() + "` (a `FuzzyRowFilter` subclass that matches over"
+                        + " the row's buffer and does not inherit `FilterBase.filterRowKey(Cell)`)",
+                "the 4 keys, against the row order",
+                () -> scan(fuzzy, fuzzyScan(4, true, InPlaceFuzzyRowFilter::new)),
+                against,
+                0);
+        // its seek hints (the stock ones) lead to the same rows: from the table's first row, the
+        // sections of 1 and 2 keys match none of the 4 keys
+        List<String> stockSeeking = scan(fuzzy, new Scan().setFilter(new FuzzyRowFilter(fuzzyKeys(4, true))));
+        assertEquals(FUZZY_ROWS, stockSeeking.size(), "the stock filter seeks to the section of 4 keys");
+        assertEquals(
+                stockSeeking,
+                scan(fuzzy, new Scan().setFilter(new InPlaceFuzzyRowFilter(fuzzyKeys(4, true)))),
+                "the in-place filter returns the stock filter's cells where it seeks");
         // in list order: the first row matches the first key, each next row the key after the previous match
         CopiesMeasured inOrder =
                 fuzzyPoint(f, "4 keys, in the row order", 4, false, 1 + 2L * (FUZZY_ROWS - 1), cellSite, rowKeySite);
         assertEquals(FUZZY_ROWS, inOrder.cells().size());
-        f.today = "none in HBase";
-        f.noAlternative = "none among HBase's stock filters for a fixed byte inside the key (`RowFilter` with"
-                + " `RegexStringComparator` copies each row too); a key designed for a prefix scan needs none.";
+        f.today = "none in HBase; a subclass that matches in place copies no row (measured)";
         f.operator = "list the fuzzy keys in the order consecutive rows match them (measured above: fewer keys tried"
-                + " per row), or put the fixed part first in the key and scan it by prefix; the copies are the row"
-                + " key's size times the keys tried, so they matter with long keys and many keys.";
+                + " per row), or put the fixed part first in the key and scan it by prefix (no other stock filter"
+                + " matches a fixed byte inside the key in place: `RowFilter` with `RegexStringComparator` copies each"
+                + " row too); or deploy on the RegionServers' class path a subclass that matches in place, as"
+                + " measured above, with its own static `parseFrom`. It keeps the stock seek hint, which still"
+                + " copies the row once per fuzzy key it recomputes at each seek (none at the point measured, where"
+                + " every row matches a key). The copies are the row key's size times the keys tried, so they"
+                + " matter with long keys and many keys.";
         f.elsewhere = "the loop's copy is unchanged on HBase's branch-2 and master (their heads of 2026-08-19, read"
                 + " 2026-11-29); on master `FilterBase.filterRowKey(Cell)` no longer calls `getRowArray()`, so there"
                 + " the inherited copy per row is gone.";
@@ -399,17 +424,7 @@ class RegionServerFindingsTest {
     private CopiesMeasured fuzzyPoint(
             Finding f, String parameter, int keys, boolean againstRows, long tries, String cellSite, String rowKeySite)
             throws IOException {
-        List<Pair<byte[], byte[]>> list = new ArrayList<>();
-        for (int j = 0; j < keys; j++) {
-            int matches = againstRows ? keys - 1 - j : j;
-            byte[] mask = new byte[ROW_BYTES];
-            Arrays.fill(mask, 3, 8, (byte) 1);
-            list.add(new Pair<>(fuzzyRow(keys, matches), mask));
-        }
-        Scan scan = new Scan()
-                .withStartRow(Bytes.toBytes("k" + keys + "-"))
-                .withStopRow(Bytes.toBytes("k" + keys + "."))
-                .setFilter(new FuzzyRowFilter(list));
+        Scan scan = fuzzyScan(keys, againstRows, FuzzyRowFilter::new);
         long predicted = (long) ROW_BYTES * (tries + FUZZY_ROWS);
         CopiesMeasured m = point(f, parameter, fuzzy, scan, FUZZY_ROWS, predicted, "row", cellSite, rowKeySite);
         assertAll(
@@ -418,6 +433,30 @@ class RegionServerFindingsTest {
                 () -> assertEquals(
                         (long) ROW_BYTES * FUZZY_ROWS, m.at(rowKeySite), "filterRowKey: one row per row " + m.sites()));
         return m;
+    }
+
+    /** The section of {@code keys} fuzzy keys, scanned with {@code filter} of {@link #fuzzyKeys}. */
+    private static Scan fuzzyScan(
+            int keys, boolean againstRows, Function<List<Pair<byte[], byte[]>>, ? extends Filter> filter) {
+        return new Scan()
+                .withStartRow(Bytes.toBytes("k" + keys + "-"))
+                .withStopRow(Bytes.toBytes("k" + keys + "."))
+                .setFilter(filter.apply(fuzzyKeys(keys, againstRows)));
+    }
+
+    /**
+     * {@code keys} fuzzy keys with the 5 digits free: key {@code j} matches the rows {@code i} of the
+     * section with {@code i mod keys == j} (in the row order) or {@code keys - 1 - j} (against it).
+     */
+    static List<Pair<byte[], byte[]>> fuzzyKeys(int keys, boolean againstRows) {
+        List<Pair<byte[], byte[]>> list = new ArrayList<>();
+        for (int j = 0; j < keys; j++) {
+            int matches = againstRows ? keys - 1 - j : j;
+            byte[] mask = new byte[ROW_BYTES];
+            Arrays.fill(mask, 3, 8, (byte) 1);
+            list.add(new Pair<>(fuzzyRow(keys, matches), mask));
+        }
+        return list;
     }
 
     /**
@@ -476,9 +515,23 @@ class RegionServerFindingsTest {
                 rows,
                 new Scan().setFilter(new ValueFilter(CompareOperator.EQUAL, new BinaryPrefixComparator(component))),
                 small);
+        smallestFix(
+                f,
+                "`" + InPlaceBinaryComponentComparator.class.getSimpleName() + "` (a `BinaryComponentComparator`"
+                        + " subclass whose `compareTo(ByteBuffer, int, int)` compares the slice in place)",
+                "the component at offset 10",
+                () -> scan(
+                        rows,
+                        new Scan()
+                                .setFilter(new ValueFilter(
+                                        CompareOperator.EQUAL, new InPlaceBinaryComponentComparator(atTen, 10)))),
+                offset,
+                0);
         f.operator = "for a component at offset 0, `BinaryPrefixComparator` gives the same cells in place; at another"
-                + " offset, a comparator of your own that overrides `compareTo(ByteBuffer, int, int)` with"
-                + " `ByteBufferUtils.compareTo` over the slice.";
+                + " offset, a `BinaryComponentComparator` subclass that overrides `compareTo(ByteBuffer, int, int)`"
+                + " with `ByteBufferUtils.compareTo` over the slice and has its own static `parseFrom` (HBase builds"
+                + " the comparator the request names by calling it), deployed on the RegionServers' class path:"
+                + " measured above at offset 10, the same cells and no copy.";
         f.upstream = UPSTREAM;
         f.reportTitle = "BinaryComponentComparator copies the whole offheap value to compare a fixed slice";
         f.change = "override `compareTo(ByteBuffer value, int offset, int length)` to compare the component against"
@@ -768,6 +821,29 @@ class RegionServerFindingsTest {
         f.alternatives.add(Alternative.zeroCopy(
                 name, comparedWith, m.cells().size(), copying.cells().equals(m.cells()), m.total()));
         f.today = name;
+    }
+
+    /**
+     * Runs the smallest fix (test code on the RegionServer's class path) on the data {@code copying}
+     * read: it must return the same cells and copy exactly {@code bytes}.
+     */
+    private void smallestFix(Finding f, String name, String comparedWith, Read read, CopiesMeasured copying, long bytes)
+            throws IOException {
+        CopiesMeasured m = measure(read);
+        System.out.printf(
+                "%s, smallest fix %s: %d cells, counted %s, sites %s%n",
+                f.title, name, m.cells().size(), m.components(), m.sites());
+        assertAll(
+                () -> assertEquals(copying.cells(), m.cells(), name + ": the same cells as " + comparedWith),
+                () -> assertEquals(bytes, m.total(), name + ": bytes copied " + m.sites()));
+        f.alternatives.add(new Alternative(
+                "The smallest fix, measured (test code)",
+                name,
+                comparedWith,
+                m.cells().size(),
+                "cells",
+                copying.cells().equals(m.cells()),
+                m.total()));
     }
 
     // --- data

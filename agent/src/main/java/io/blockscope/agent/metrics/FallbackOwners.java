@@ -7,7 +7,6 @@ import io.blockscope.agent.profile.FallbackReason;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
-import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.List;
 
 /**
@@ -29,10 +28,11 @@ final class FallbackOwners {
                 .name("blockscope_allocator_heap_fallbacks_by_table")
                 .help("Buffer allocations a pooling allocator served from the heap, by the table (namespace:table)"
                         + " whose work asked for them, and reason.");
+        // No unit(BYTES): the client would append it to a name that does not end in it
+        // (..._by_table_bytes_total), not the documented ..._bytes_by_table_total, as copies by table.
         CounterSnapshot.Builder bytes = CounterSnapshot.builder()
                 .name("blockscope_allocator_heap_fallback_bytes_by_table")
-                .help("Bytes of those heap allocations, by table and reason.")
-                .unit(Unit.BYTES);
+                .help("Bytes of those heap allocations, by table and reason.");
         for (int t = 0; t < tables.width(); t++) {
             String table = CopyOwners.tableLabel(tables, t);
             for (FallbackReason reason : FallbackReason.values()) {

@@ -1288,7 +1288,7 @@ function(config)
       },
       gridPos: {
         h: 8,
-        w: 24,
+        w: 12,
         x: 0,
         y: 41,
       },
@@ -1330,6 +1330,80 @@ function(config)
           },
           refId: "A",
           expr: q("topk(10, sum by (" + tableBy + ") (job_table:blockscope_copy_to_heap_bytes:rate1m{%(jobs)s}))"),
+          editorMode: "code",
+          legendFormat: tableLegend,
+          range: true,
+          instant: false,
+        },
+      ],
+      options: {
+        legend: {
+          showLegend: true,
+          displayMode: "table",
+          placement: "bottom",
+          calcs: ["lastNotNull", "max"],
+        },
+        tooltip: {
+          mode: "multi",
+          sort: "desc",
+        },
+      },
+    },
+    {
+      id: 26,
+      type: "timeseries",
+      title: "Tables with stuck pool buffers (HBase 2.3+)",
+      description: "The 10 tables (namespace:table) with the most allocator pool buffers out of the pool longer than the agent's leak.age, summed over the selected instances (blockscope_allocator_pool_buffers_stuck_by_table: every take counted; only servers with stuck buffers export it, so it is read raw, without a recording rule). Healthy: one line, none stuck, at 0 (shown while no table has a stuck buffer). A table on top is whose reads or writes leak the pool's buffers (BlockscopePoolBuffersStuck fires on those servers): open one of them and read its Whose leaks and heap fallbacks row. (none): buffers taken outside any table; other: tables past some server's tables cap (default 50), not one table.",
+      datasource: {
+        type: "prometheus",
+        uid: "${datasource}",
+      },
+      gridPos: {
+        h: 8,
+        w: 12,
+        x: 12,
+        y: 41,
+      },
+      fieldConfig: {
+        defaults: {
+          unit: "short",
+          decimals: 0,
+          color: {
+            mode: "palette-classic",
+          },
+          custom: {
+            drawStyle: "line",
+            lineWidth: 1,
+            fillOpacity: 10,
+            showPoints: "never",
+            spanNulls: false,
+            axisSoftMin: 0,
+            stacking: {
+              mode: "none",
+              group: "A",
+            },
+          },
+          thresholds: {
+            mode: "absolute",
+            steps: [
+              {
+                color: "green",
+                value: null,
+              },
+            ],
+          },
+        },
+        overrides: [],
+      },
+      targets: [
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "A",
+          // or on(): a 0 line only while no table has a stuck buffer, so healthy reads 0, not No data.
+          expr: q("topk(10, sum by (" + tableBy + ") (blockscope_allocator_pool_buffers_stuck_by_table{%(fleet)s})) or on() label_replace(vector(0), \"table\", \"none stuck\", \"\", \"\")"),
           editorMode: "code",
           legendFormat: tableLegend,
           range: true,

@@ -10,7 +10,7 @@ function(config)
   id: null,
   uid: "blockscope-offheap",
   title: "Offheap read path",
-  description: "One server: is its block cache read path really offheap? GC, heap and direct memory; block references and leaks; copy-to-heap bytes by component and call site; bucket occupancy; agent health.",
+  description: "One server: is its block cache read path really offheap? GC, heap and direct memory; block references and leaks; copy-to-heap bytes by component and call site; bucket occupancy; the buffer allocator, and whose tables leak its buffers or fall back to the heap; agent health.",
   tags: ["blockscope", "jvm", "offheap"],
   editable: true,
   graphTooltip: 1,
@@ -2890,7 +2890,7 @@ function(config)
       id: 53,
       type: "timeseries",
       title: "Allocator pool buffers (HBase 2.3+)",
-      description: "Buffers of the allocator's pool in use and free, against the most it will create (blockscope_allocator_pool_buffers, blockscope_allocator_pool_buffers_max), and the buffers out of the pool longer than the agent's leak.age, every take counted (blockscope_allocator_pool_buffers_stuck). Healthy: in use stays below the maximum and stuck is 0; in use at the maximum while pool_exhausted fallbacks grow means the pool is too small for the load. Stuck above 0 is buffers leaked (or held by code that does not let go): BlockscopePoolBuffersStuck fires, and the panel Leaks by acquiring site (kind buffer) names the site that took them once the agent has captured it. Empty on servers without a ByteBuffAllocator.",
+      description: "Buffers of the allocator's pool in use and free, against the most it will create (blockscope_allocator_pool_buffers, blockscope_allocator_pool_buffers_max), and the buffers out of the pool longer than the agent's leak.age, every take counted (blockscope_allocator_pool_buffers_stuck). Healthy: in use stays below the maximum and stuck is 0; in use at the maximum while pool_exhausted fallbacks grow means the pool is too small for the load. Stuck above 0 is buffers leaked (or held by code that does not let go): BlockscopePoolBuffersStuck fires, the panel Pool buffers stuck by table names the table they were taken for, and the panel Leaks by acquiring site (kind buffer) names the site that took them once the agent has captured it. Empty on servers without a ByteBuffAllocator.",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",
@@ -3166,6 +3166,264 @@ function(config)
           expr: q("sum(rate(blockscope_allocator_heap_fallbacks_total{%(server)s, reason=\"pool_exhausted\"}[$__rate_interval]))"),
           editorMode: "code",
           legendFormat: "pool_exhausted fallbacks/s",
+          range: true,
+          instant: false,
+        },
+      ],
+      options: {
+        legend: {
+          showLegend: true,
+          displayMode: "table",
+          placement: "bottom",
+          calcs: ["lastNotNull", "max"],
+        },
+        tooltip: {
+          mode: "multi",
+          sort: "desc",
+        },
+      },
+    },
+    {
+      id: 56,
+      type: "row",
+      title: "Whose leaks and heap fallbacks (HBase 2.3+)",
+      collapsed: false,
+      gridPos: {
+        h: 1,
+        w: 24,
+        x: 0,
+        y: 121,
+      },
+      panels: [],
+    },
+    {
+      id: 57,
+      type: "timeseries",
+      title: "Pool buffers stuck by table (HBase 2.3+)",
+      description: "Allocator pool buffers out of the pool longer than the agent's leak.age, by the table (namespace:table) the thread that took them worked for, top 10 (blockscope_allocator_pool_buffers_stuck_by_table: every take counted, not sampled; the tables add up to the panel Allocator pool buffers' stuck line). A flush's or a compaction's buffers count under its region's table; (none): taken outside any table (an RPC request read before its call named a region); other: tables past the agent's tables cap (default 50). Healthy: one line, none stuck, at 0 (the server's total, shown while no table has a stuck buffer). A table line above 0 is whose reads or writes leak the pool's buffers: BlockscopePoolBuffersStuck fires, and the table says which family's settings to look at first (runbook). Empty on servers without a ByteBuffAllocator.",
+      datasource: {
+        type: "prometheus",
+        uid: "${datasource}",
+      },
+      gridPos: {
+        h: 8,
+        w: 8,
+        x: 0,
+        y: 122,
+      },
+      fieldConfig: {
+        defaults: {
+          unit: "short",
+          decimals: 0,
+          color: {
+            mode: "palette-classic",
+          },
+          custom: {
+            drawStyle: "line",
+            lineWidth: 1,
+            fillOpacity: 10,
+            showPoints: "never",
+            spanNulls: false,
+            axisSoftMin: 0,
+            stacking: {
+              mode: "none",
+              group: "A",
+            },
+          },
+          thresholds: {
+            mode: "absolute",
+            steps: [
+              {
+                color: "green",
+                value: null,
+              },
+            ],
+          },
+        },
+        overrides: [],
+      },
+      targets: [
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "A",
+          // or on(): the server's total (0) only while no table has a stuck buffer, so healthy reads 0, not No data.
+          expr: q("topk(10, sum by (table) (blockscope_allocator_pool_buffers_stuck_by_table{%(server)s})) or on() label_replace(sum(blockscope_allocator_pool_buffers_stuck{%(server)s}), \"table\", \"none stuck\", \"\", \"\")"),
+          editorMode: "code",
+          legendFormat: "{{table}}",
+          range: true,
+          instant: false,
+        },
+      ],
+      options: {
+        legend: {
+          showLegend: true,
+          displayMode: "table",
+          placement: "bottom",
+          calcs: ["lastNotNull", "max"],
+        },
+        tooltip: {
+          mode: "multi",
+          sort: "desc",
+        },
+      },
+    },
+    {
+      id: 58,
+      type: "table",
+      title: "Leaks by table (HBase 2.3+)",
+      description: "Sampled block checkouts (kind checkout) and pool buffers (kind buffer) leaked in the selected time range, by the table (namespace:table) the thread that took them worked for, top 10 (blockscope_block_leaks_by_table_total: the leaks of the panel Leaks by acquiring site, counted by table instead of by site; a table's first leaks count too). (none): taken outside any table; other: tables past the agent's tables cap (default 50). Healthy: empty. A row is the table whose reads (or flushes and compactions) leak: its site is in Leaks by acquiring site, the alert is BlockscopeBlockRefLeak. Empty on servers without a ByteBuffAllocator.",
+      datasource: {
+        type: "prometheus",
+        uid: "${datasource}",
+      },
+      gridPos: {
+        h: 8,
+        w: 8,
+        x: 8,
+        y: 122,
+      },
+      fieldConfig: {
+        defaults: {
+          unit: "short",
+          color: {
+            mode: "thresholds",
+          },
+          thresholds: {
+            mode: "absolute",
+            steps: [
+              {
+                color: "green",
+                value: null,
+              },
+            ],
+          },
+          custom: {
+            align: "auto",
+            cellOptions: {
+              type: "auto",
+            },
+            inspect: false,
+          },
+        },
+        overrides: [
+          {
+            matcher: {
+              id: "byName",
+              options: "Leaks",
+            },
+            properties: [
+              {
+                id: "decimals",
+                value: 0,
+              },
+            ],
+          },
+        ],
+      },
+      targets: [
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "A",
+          expr: q("topk(10, sum by (table, kind) ((increase(blockscope_block_leaks_by_table_total{%(server)s}[$__range]) and blockscope_block_leaks_by_table_total{%(server)s} offset $__range) or (blockscope_block_leaks_by_table_total{%(server)s} unless blockscope_block_leaks_by_table_total{%(server)s} offset $__range)) > 0)"),
+          editorMode: "code",
+          range: false,
+          instant: true,
+          format: "table",
+        },
+      ],
+      options: {
+        showHeader: true,
+        cellHeight: "sm",
+        frameIndex: 0,
+        sortBy: [
+          {
+            displayName: "Leaks",
+            desc: true,
+          },
+        ],
+      },
+      transformations: [
+        {
+          id: "organize",
+          options: {
+            excludeByName: {
+              Time: true,
+            },
+            renameByName: {
+              table: "Table",
+              kind: "Kind",
+              Value: "Leaks",
+            },
+            indexByName: {
+              table: 0,
+              kind: 1,
+              Value: 2,
+            },
+          },
+        },
+      ],
+    },
+    {
+      id: 59,
+      type: "timeseries",
+      title: "Heap fallback bytes by table (HBase 2.3+)",
+      description: "Bytes per second the allocator handed out from the heap instead of its pool, by the table (namespace:table) the allocating thread worked for and reason, top 10 (blockscope_allocator_heap_fallback_bytes_by_table_total, every fallback counted; per reason the tables add up to the panel Heap allocation ratio's reasons). A scan's blocks read into a drained pool count under the scanned table; (none): outside any table, such as an RPC request read before its call named a region; other: tables past the agent's tables cap (default 50). Healthy: below_min_size only. A table with pool_exhausted is whose load meets the drained pool: if the pool drained because buffers are stuck, the leaking table is in Pool buffers stuck by table; if none are stuck, the pool is too small for that table's load. Empty on servers without a ByteBuffAllocator.",
+      datasource: {
+        type: "prometheus",
+        uid: "${datasource}",
+      },
+      gridPos: {
+        h: 8,
+        w: 8,
+        x: 16,
+        y: 122,
+      },
+      fieldConfig: {
+        defaults: {
+          unit: "binBps",
+          color: {
+            mode: "palette-classic",
+          },
+          custom: {
+            drawStyle: "line",
+            lineWidth: 1,
+            fillOpacity: 10,
+            showPoints: "never",
+            spanNulls: false,
+            axisSoftMin: 0,
+            stacking: {
+              mode: "none",
+              group: "A",
+            },
+          },
+          thresholds: {
+            mode: "absolute",
+            steps: [
+              {
+                color: "green",
+                value: null,
+              },
+            ],
+          },
+        },
+        overrides: [],
+      },
+      targets: [
+        {
+          datasource: {
+            type: "prometheus",
+            uid: "${datasource}",
+          },
+          refId: "A",
+          expr: q("topk(10, sum by (table, reason) (rate(blockscope_allocator_heap_fallback_bytes_by_table_total{%(server)s}[$__rate_interval])))"),
+          editorMode: "code",
+          legendFormat: "{{table}} {{reason}}",
           range: true,
           instant: false,
         },

@@ -24,10 +24,20 @@ final class DashboardPanels {
 
     static final String MARK = "Example server only";
 
-    /** What one dashboard query returned. */
-    record Result(GrafanaDashboard.Query query, String expr, boolean data, boolean exampleServerOnly) {
+    /** What one dashboard query returned: Prometheus' result array in {@code answer}. */
+    record Result(GrafanaDashboard.Query query, String expr, JsonNode answer, boolean data, boolean exampleServerOnly) {
         String describe() {
             return query.where() + ": " + expr;
+        }
+
+        /** Whether a series of the answer has {@code label} = {@code value}. */
+        boolean hasSeries(String label, String value) {
+            for (JsonNode series : answer) {
+                if (value.equals(series.path("metric").path(label).asText(null))) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 
@@ -67,7 +77,7 @@ final class DashboardPanels {
                 JsonNode panel = query.panelId() == 0 ? null : dashboard.panel(query.panelId());
                 boolean marked =
                         panel != null && panel.path("description").asText().contains(MARK);
-                results.add(new Result(query, expr, PrometheusServer.hasNumber(answer), marked));
+                results.add(new Result(query, expr, answer, PrometheusServer.hasNumber(answer), marked));
             }
         }
         return results;

@@ -12,8 +12,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -73,6 +75,12 @@ class RegionServerPoolBufferLeakTest {
     static final String COMPRESSED_LABEL = "default:hbase27170";
     static final String PLAIN_LABEL = "default:hbase27170_plain";
 
+    /** The by-table families the dashboards' leak and fallback panels read. */
+    static final List<String> BY_TABLE_PANEL_FAMILIES = List.of(
+            "blockscope_allocator_pool_buffers_stuck_by_table",
+            "blockscope_block_leaks_by_table_total",
+            "blockscope_allocator_heap_fallback_bytes_by_table_total");
+
     static final byte[] FAMILY = Bytes.toBytes("f");
     static final byte[] QUALIFIER = Bytes.toBytes("q");
 
@@ -126,9 +134,11 @@ class RegionServerPoolBufferLeakTest {
                             probes.value("blockscope_allocator_bytes_total", "source", "pool") > 0,
                             "the reads took buffers from the pool"));
             String target = server.metricsUri().getAuthority();
+            Instant scrapedSince = Instant.now();
             try (PrometheusServer prometheus = RegionServerPrometheus.start(prometheusDir, target)) {
                 if (leaks) {
                     leakedBuffersAreNamedAndAlerted(release, server, prometheus);
+                    dashboardsNameTheLeakingTable(prometheus, target, scrapedSince);
                 } else {
                     nothingIsReported(release, server, prometheus);
                 }
@@ -174,6 +184,16 @@ class RegionServerPoolBufferLeakTest {
                                 "blockscope_allocator_heap_fallbacks_by_table_total",
                                 Scrape.label("reason", "pool_exhausted")),
                         "the tables' pool_exhausted fallbacks add up to the total"),
+                () -> assertTrue(
+                        agent.count(
+                                        "blockscope_allocator_heap_fallback_bytes_by_table_total",
+                                        "reason",
+                                        "pool_exhausted",
+                                        "table",
+                                        COMPRESSED_LABEL)
+                                > 0,
+                        "their bytes under the documented family: "
+                                + agent.describe("blockscope_allocator_heap_fallback_bytes_by_table_total")),
                 () -> assertTrue(
                         exhaustedOnCompressed >= 0.9 * exhausted,
                         "most pool_exhausted fallbacks under the scanned table, not (none): "
@@ -239,6 +259,33 @@ class RegionServerPoolBufferLeakTest {
                         "the leak alert selects the server for buffer leaks only: " + leaked));
     }
 
+    /**
+     * The dashboards' panels that read the by-table leak, stuck-buffer and heap-fallback families (the
+     * server's "Whose leaks and heap fallbacks" row, the fleet's stuck-buffer tables), their queries as
+     * rendered and with the variables set to this server: each returns the compressed table.
+     */
+    private static void dashboardsNameTheLeakingTable(PrometheusServer prometheus, String target, Instant since) {
+        List<DashboardPanels.Result> results = DashboardPanels.run(
+                prometheus, Map.of("job", RegionServerPrometheus.JOB, "instance", target), since, Instant.now());
+        List<String> missing = new ArrayList<>();
+        for (String family : BY_TABLE_PANEL_FAMILIES) {
+            List<DashboardPanels.Result> reading = results.stream()
+                    .filter(r -> r.expr().contains(family + "{"))
+                    .toList();
+            if (reading.isEmpty()) {
+                missing.add("no dashboard query reads " + family);
+            }
+            for (DashboardPanels.Result r : reading) {
+                if (r.hasSeries("table", COMPRESSED_LABEL)) {
+                    System.out.printf("[dashboards] %s returns %s%n", r.query().where(), COMPRESSED_LABEL);
+                } else {
+                    missing.add(r.describe() + " -> " + r.answer());
+                }
+            }
+        }
+        assertEquals(List.of(), missing, "by-table panels whose queries do not return " + COMPRESSED_LABEL);
+    }
+
     private static void nothingIsReported(String release, RegionServerProcess server, PrometheusServer prometheus) {
         // longer than leak.age: a buffer still held would be reported by now
         RegionServerProcess.sleep(LeakChecks.LEAK_AGE.plusSeconds(5).toMillis());
@@ -296,7 +343,7 @@ class RegionServerPoolBufferLeakTest {
             Table table = connection.getTable(name);
             byte[] value = new byte[1024];
             Arrays.fill(value, (byte) 'x');
-            List<Put> batch = new java.util.ArrayList<>();
+            List<Put> batch = new ArrayList<>();
             for (int i = 0; i < ROWS; i++) {
                 batch.add(new Put(Bytes.toBytes(String.format("row-%06d", i))).addColumn(FAMILY, QUALIFIER, value));
                 if (batch.size() == 1000) {

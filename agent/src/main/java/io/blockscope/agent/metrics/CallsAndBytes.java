@@ -17,7 +17,12 @@ final class CallsAndBytes {
 
     CallsAndBytes(String callsName, String callsHelp, String bytesName, String bytesHelp) {
         this.calls = CounterSnapshot.builder().name(callsName).help(callsHelp);
-        this.bytes = CounterSnapshot.builder().name(bytesName).help(bytesHelp).unit(Unit.BYTES);
+        this.bytes = CounterSnapshot.builder().name(bytesName).help(bytesHelp);
+        // The client appends a unit to a name that does not end in it: ..._bytes_by_table would be
+        // exported as ..._bytes_by_table_bytes_total, not the documented ..._bytes_by_table_total.
+        if (bytesName.endsWith("_bytes")) {
+            bytes.unit(Unit.BYTES);
+        }
     }
 
     CallsAndBytes point(long callCount, long byteCount, String... labels) {

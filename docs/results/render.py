@@ -149,6 +149,29 @@ def overhead_table(raws):
     return lines
 
 
+PARTS = {"jit": "JIT compiler threads (C1, C2)", "gc": "garbage collector threads", "vm": "VM thread (safepoints)",
+         "jfr": "JFR's own threads", "agent": "threads named like the agent's (endpoint, JFR stream, live page, start-up)",
+         "app": "every other thread: RPC handlers, readers (the probes' advice runs here)",
+         "ended": "threads that ended during the run"}
+
+
+def overhead_parts_table(raws):
+    """Where the server's extra CPU per operation went (AgentOverhead's RPC mode, ThreadCpu's parts):
+    per part, the median over pairs of (B's part - A's part) / A's CPU per op, and their sum."""
+    lines = []
+    for name, raw in raws:
+        lines += [provenance(raw, name), ""]
+    lines += ["| thread kind | extra CPU per op, % of A's [95% CI] |", "|---|---|"]
+    for _, raw in raws:
+        parts = raw["extraCpuPerOpPercentByPart"]
+        for part, i in parts.items():
+            lines.append(f"| {PARTS.get(part, part)} | {interval(i, 2)} |")
+        total = sum(i["median"] for i in parts.values())
+        lines.append(f"| sum of the parts' medians (the whole: {interval(raw['extraCpuPerOpPercent'], 2)}) "
+                     f"| {total:+.2f} |")
+    return lines
+
+
 def switch_table(raws):
     """pe --agent-switch runs (one warm JVM): the overhead figures, the reading threads' own share,
     and what the off windows measured, so the spread the interval had to see through is in view."""
@@ -500,7 +523,8 @@ def fleet_table(raws):
     return lines
 
 
-RENDERERS = {"fleet": fleet_table, "pe-table": pe_table, "overhead": overhead_table, "deploys": deploys_table, "longrun": longrun_table,
+RENDERERS = {"fleet": fleet_table, "pe-table": pe_table, "overhead": overhead_table,
+             "overhead-parts": overhead_parts_table, "deploys": deploys_table, "longrun": longrun_table,
              "deploys-verdict": verdict_table, "startup": startup_table,
              "jmh": jmh_table, "switch": switch_table, "switch-pooled": pooled_switch_table}
 

@@ -4,16 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.blockscope.agent.bootstrap.Context;
 import io.blockscope.agent.bootstrap.FreshThread;
-import io.blockscope.agent.instrument.ProbeStatus;
-import io.blockscope.agent.profile.Profile;
-import io.blockscope.agent.profile.Profiles;
 import io.blockscope.agent.record.Recorder;
-import io.blockscope.agent.record.SiteResolver;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -26,24 +21,14 @@ class CopySiteOwnersTest {
 
     private static final Duration LEAK_AGE = Duration.ofSeconds(60);
 
-    private final Profile profile = Profiles.load("hbase2");
-    private final LeakReport leaks = new LeakReport(20, profile.tiers(), LEAK_AGE);
-    private final PrometheusRegistry registry = new PrometheusRegistry();
-    private final AgentMetrics metrics = new AgentMetrics(profile, new ProbeStatus(profile), "test", leaks, registry);
-    private final Recorder recorder = new Recorder(
-            new SiteResolver(List.of()),
-            64,
-            LEAK_AGE,
-            false,
-            3,
-            profile.probes().size(),
-            metrics,
-            leaks);
+    private final Hbase2Metrics agent = new Hbase2Metrics(LEAK_AGE, 3);
+    private final PrometheusRegistry registry = agent.registry;
+    private final Recorder recorder = agent.recorder;
 
     @Test
     void aSitesCopiesCountUnderTheTableAndUserOfEachCall() throws Exception {
         Context.configure(4, 4, call -> call);
-        metrics.attach(recorder);
+        agent.attach();
         FreshThread.run(() -> {
             long saved = Context.callStart("alice");
             Context.regionStart("ns:orders");
@@ -71,7 +56,7 @@ class CopySiteOwnersTest {
     @Test
     void ownersBeyondTheCapAddUpUnderOther() throws Exception {
         Context.configure(8, 8, call -> call);
-        metrics.attach(recorder);
+        agent.attach();
         FreshThread.run(() -> {
             for (int t = 0; t < 5; t++) {
                 long saved = Context.callStart("u" + t);

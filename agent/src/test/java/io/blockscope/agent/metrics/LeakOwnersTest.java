@@ -4,17 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.blockscope.agent.bootstrap.Context;
 import io.blockscope.agent.bootstrap.FreshThread;
-import io.blockscope.agent.instrument.ProbeStatus;
-import io.blockscope.agent.profile.Profile;
-import io.blockscope.agent.profile.Profiles;
 import io.blockscope.agent.record.Recorder;
-import io.blockscope.agent.record.SiteResolver;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.lang.ref.Reference;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -24,24 +19,14 @@ class LeakOwnersTest {
 
     private static final Duration LEAK_AGE = Duration.ofMillis(1);
 
-    private final Profile profile = Profiles.load("hbase2");
-    private final LeakReport leaks = new LeakReport(20, profile.tiers(), LEAK_AGE);
-    private final PrometheusRegistry registry = new PrometheusRegistry();
-    private final AgentMetrics metrics = new AgentMetrics(profile, new ProbeStatus(profile), "test", leaks, registry);
-    private final Recorder recorder = new Recorder(
-            new SiteResolver(List.of()),
-            64,
-            LEAK_AGE,
-            false,
-            20,
-            profile.probes().size(),
-            metrics,
-            leaks);
+    private final Hbase2Metrics agent = new Hbase2Metrics(LEAK_AGE, 20);
+    private final PrometheusRegistry registry = agent.registry;
+    private final Recorder recorder = agent.recorder;
 
     @Test
     void aPooledThreadsLeakCountsUnderTheTableThatTookItNotTheNextCallsOne() throws Exception {
         Context.configure(2, 2, call -> call);
-        metrics.attach(recorder);
+        agent.attach();
         Object leakedOnA = new Object();
         Object returnedOnB = new Object();
         Object leakedOutsideTables = new Object();
@@ -80,7 +65,7 @@ class LeakOwnersTest {
     @Test
     void tablesPastTheCapLeakUnderOther() throws Exception {
         Context.configure(1, 1, call -> call);
-        metrics.attach(recorder);
+        agent.attach();
         Object[] blocks = new Object[3];
         FreshThread.run(() -> {
             for (int i = 0; i < blocks.length; i++) {

@@ -6,13 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.blockscope.agent.bootstrap.Context;
 import io.blockscope.agent.bootstrap.FreshThread;
 import io.blockscope.agent.bootstrap.Instances;
-import io.blockscope.agent.instrument.ProbeStatus;
-import io.blockscope.agent.profile.Profile;
-import io.blockscope.agent.profile.Profiles;
 import io.blockscope.agent.record.Recorder;
-import io.blockscope.agent.record.SiteResolver;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -28,21 +23,10 @@ class OwnerFamilyNamesTest {
 
     @Test
     void ownerFamiliesOfSampledCopiesAndFallbacksAreExportedUnderTheirDocumentedNames() throws Exception {
-        Profile profile = Profiles.load("hbase2");
-        LeakReport leaks = new LeakReport(20, profile.tiers(), Duration.ofSeconds(60));
-        PrometheusRegistry registry = new PrometheusRegistry();
-        AgentMetrics metrics = new AgentMetrics(profile, new ProbeStatus(profile), "test", leaks, registry);
-        Recorder recorder = new Recorder(
-                new SiteResolver(List.of()),
-                64,
-                Duration.ofSeconds(60),
-                false,
-                20,
-                profile.probes().size(),
-                metrics,
-                leaks);
+        Hbase2Metrics agent = new Hbase2Metrics(Duration.ofSeconds(60), 20);
+        Recorder recorder = agent.recorder;
         Context.configure(4, 4, call -> call);
-        metrics.attach(recorder);
+        agent.attach();
         FreshThread.run(() -> {
             long saved = Context.callStart("alice");
             Context.regionStart("ns:orders");
@@ -52,7 +36,7 @@ class OwnerFamilyNamesTest {
             Context.restore(saved);
         });
         ByteArrayOutputStream text = new ByteArrayOutputStream();
-        PrometheusTextFormatWriter.create().write(text, registry.scrape());
+        PrometheusTextFormatWriter.create().write(text, agent.registry.scrape());
         String scrape = text.toString(StandardCharsets.UTF_8);
         assertAll(List.of(
                         "blockscope_copy_site_owner_bytes_total{",

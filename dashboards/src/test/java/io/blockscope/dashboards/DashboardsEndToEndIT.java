@@ -67,8 +67,10 @@ class DashboardsEndToEndIT {
     /** Panels of series only the hbase2 profile exports (the table and user of a copy). */
     static final String HBASE = "(HBase)";
     /** Those series (docs/metrics.md, "Whose copies"): the example server has no table or user. */
-    static final Set<String> HBASE_SERIES =
-            Set.of("blockscope_copy_to_heap_bytes_by_table_total", "blockscope_copy_to_heap_bytes_by_user_total");
+    static final Set<String> HBASE_SERIES = Set.of(
+            "blockscope_copy_to_heap_bytes_by_table_total",
+            "blockscope_copy_to_heap_bytes_by_user_total",
+            "blockscope_copy_site_owner_bytes_total");
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(PrometheusVersion.class)

@@ -147,6 +147,7 @@ class RegionServerIndexCacheOnWriteLeakTest {
             String family = Bytes.toString(Workload.FAMILY);
             HFileBlocks cached = HFileBlocks.of(server.rootDir(), INDEXED, family);
             HFileBlocks notCached = HFileBlocks.of(server.rootDir(), NOT_CACHED, family);
+            String region = Workload.onlyRegion(connection, INDEXED);
             int intermediate = cached.count(BlockType.INTERMEDIATE_INDEX);
             int intermediateNotCached = notCached.count(BlockType.INTERMEDIATE_INDEX);
             try (PrometheusServer prometheus = RegionServerPrometheus.start(
@@ -199,8 +200,9 @@ class RegionServerIndexCacheOnWriteLeakTest {
                         () -> assertTrue(
                                 server.agentLines().stream()
                                         .anyMatch(l -> l.contains("leak: a buffer taken from pool at " + WRITER_SITE)
-                                                && l.contains(" for table " + INDEXED_LABEL + " ")),
-                                "the first buffer leak logged with its table"));
+                                                && l.contains(
+                                                        " for table " + INDEXED_LABEL + ", region " + region + " ")),
+                                "the first buffer leak logged with the flush's table and region"));
                 INTERMEDIATE_RUNS.put(
                         release,
                         new LeakFindingPage.Run(

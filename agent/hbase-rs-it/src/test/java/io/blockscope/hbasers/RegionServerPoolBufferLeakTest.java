@@ -137,7 +137,8 @@ class RegionServerPoolBufferLeakTest {
             Instant scrapedSince = Instant.now();
             try (PrometheusServer prometheus = RegionServerPrometheus.start(prometheusDir, target)) {
                 if (leaks) {
-                    leakedBuffersAreNamedAndAlerted(release, server, prometheus);
+                    leakedBuffersAreNamedAndAlerted(
+                            release, server, prometheus, Workload.onlyRegion(connection, COMPRESSED));
                     dashboardsNameTheLeakingTable(prometheus, target, scrapedSince);
                 } else {
                     nothingIsReported(release, server, prometheus);
@@ -147,7 +148,7 @@ class RegionServerPoolBufferLeakTest {
     }
 
     private static void leakedBuffersAreNamedAndAlerted(
-            String release, RegionServerProcess server, PrometheusServer prometheus) {
+            String release, RegionServerProcess server, PrometheusServer prometheus, String region) {
         // the pool drained: every buffer of it stuck once the last scan's are past leak.age
         double stuck = LeakChecks.awaitStuck(
                 server, 0.95 * Scrape.of(server.metricsUri()).value("blockscope_allocator_pool_buffers_max"));
@@ -223,8 +224,8 @@ class RegionServerPoolBufferLeakTest {
                 () -> assertTrue(
                         server.agentLines().stream()
                                 .anyMatch(l -> l.contains("leak: a buffer taken from pool at " + DECOMPRESSION_SITE)
-                                        && l.contains(" for table " + COMPRESSED_LABEL + " ")),
-                        "the first buffer leak logged with its table"));
+                                        && l.contains(" for table " + COMPRESSED_LABEL + ", region " + region + " ")),
+                        "the first buffer leak logged with its table and region"));
         assertAll(
                 () -> assertTrue(stuck >= 0.95 * max, "the pool's buffers stuck: " + stuck + " of " + max),
                 () -> assertTrue(

@@ -16,6 +16,7 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
@@ -49,6 +50,15 @@ final class Workload implements AutoCloseable {
     }
 
     /** Creates, loads and flushes table {@code name}. */
+    /** The encoded name of the table's one region (tables here are never split). */
+    static String onlyRegion(Connection connection, TableName table) throws IOException {
+        try (Admin admin = connection.getAdmin()) {
+            List<RegionInfo> regions = admin.getRegions(table);
+            assertEquals(1, regions.size(), "one region: " + regions);
+            return regions.get(0).getEncodedName();
+        }
+    }
+
     static Workload create(RegionServerProcess server, String name) {
         return create(server, name, DataBlockEncoding.NONE);
     }

@@ -15,6 +15,9 @@ package io.blockscope.agent.bootstrap;
  * operation (a coprocessor reading table B inside table A's scan, on the same thread) counts
  * under B, then under A again. Flushes and compactions run outside calls ({@link #systemStart}):
  * their region's table and a fixed user that says so.
+ *
+ * <p>The region goes with the table, as a reference (no id, no label: a server has thousands), for
+ * the leak reports only.
  */
 public final class Context {
 
@@ -68,48 +71,61 @@ public final class Context {
         return users;
     }
 
-    /** An RPC call starts on this thread: its user, no table yet. Returns what to {@link #restore}. */
+    /**
+     * An RPC call starts on this thread: its user, no table or region yet. Returns what to {@link
+     * #restore}, with the region the thread had ({@link #region()}, read before this).
+     */
     public static long callStart(Object call) {
-        int[] context = CounterRows.context();
+        ContextRow row = CounterRows.context();
+        int[] context = row.ids;
         long saved = pack(context);
         context[TABLE] = 0;
         context[DEPTH] = 0;
         context[USER] = users.id(userNames.name(call));
+        row.regions[TABLE] = null;
         return saved;
     }
 
-    /** Work the server does for itself on {@code table}: user {@code SYSTEM_USERS[system]}. */
-    public static long systemStart(Object table, int system) {
-        int[] context = CounterRows.context();
+    /** Work the server does for itself on {@code region} of {@code table}: user {@code SYSTEM_USERS[system]}. */
+    public static long systemStart(Object table, Object region, int system) {
+        ContextRow row = CounterRows.context();
+        int[] context = row.ids;
         long saved = pack(context);
         context[TABLE] = tables.id(table);
         context[DEPTH] = 0;
         context[USER] = 1 + system;
+        row.regions[TABLE] = region;
         return saved;
     }
 
-    /** Puts back what {@link #callStart} or {@link #systemStart} found. */
-    public static void restore(long saved) {
-        int[] context = CounterRows.context();
+    /** Puts back what {@link #callStart} or {@link #systemStart} found, and the region read before it. */
+    public static void restore(long saved, Object region) {
+        ContextRow row = CounterRows.context();
+        int[] context = row.ids;
         context[TABLE] = (int) (saved & 0xFFFFF);
         context[USER] = (int) ((saved >>> 20) & 0xFFFFF);
         context[DEPTH] = (int) (saved >>> 40);
+        row.regions[TABLE] = region;
     }
 
-    /** A region operation on {@code table} started (and did not throw). */
-    public static void regionStart(Object table) {
-        int[] context = CounterRows.context();
+    /** A region operation on {@code region} of {@code table} started (and did not throw). */
+    public static void regionStart(Object table, Object region) {
+        ContextRow row = CounterRows.context();
+        int[] context = row.ids;
         int depth = context[DEPTH];
         if (depth < MAX_DEPTH) {
             context[STACK + depth] = context[TABLE];
+            row.regions[STACK + depth] = row.regions[TABLE];
         }
         context[DEPTH] = depth + 1;
         context[TABLE] = tables.id(table);
+        row.regions[TABLE] = region;
     }
 
-    /** A region operation ended: the table it found comes back, unless that was none (see above). */
+    /** A region operation ended: the table and region it found come back, unless that was none (see above). */
     public static void regionEnd() {
-        int[] context = CounterRows.context();
+        ContextRow row = CounterRows.context();
+        int[] context = row.ids;
         int depth = context[DEPTH] - 1;
         if (depth < 0) {
             return; // an end without a start we saw: a start that threw, or one before the agent
@@ -117,6 +133,8 @@ public final class Context {
         context[DEPTH] = depth;
         if (depth < MAX_DEPTH && context[STACK + depth] != 0) {
             context[TABLE] = context[STACK + depth];
+            row.regions[TABLE] = row.regions[STACK + depth];
+            row.regions[STACK + depth] = null; // a region the thread no longer works on is not kept alive
         }
     }
 
@@ -140,12 +158,20 @@ public final class Context {
 
     /** This thread's table id: off the hot path (a sampled checkout's leak record), and tests. */
     public static int table() {
-        return CounterRows.context()[TABLE];
+        return CounterRows.context().ids[TABLE];
+    }
+
+    /**
+     * The region this thread works on (HBase: its encoded name), null outside one: a sampled
+     * checkout's leak record, and what a call or system start saves for {@link #restore}.
+     */
+    public static Object region() {
+        return CounterRows.context().regions[TABLE];
     }
 
     /** This thread's user id (tests). */
     public static int user() {
-        return CounterRows.context()[USER];
+        return CounterRows.context().ids[USER];
     }
 
     private static long pack(int[] context) {

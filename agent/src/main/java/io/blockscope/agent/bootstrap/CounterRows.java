@@ -85,7 +85,7 @@ final class CounterRows {
         /** Written and read by the owner only (receiver probes and copy doors; see {@code Copies.callSlot}). */
         final Object[] receiver = new Object[Copies.CALL_SLOT_LENGTH];
         /** Whose work the thread is doing ({@link Context}); written and read by the owner only. */
-        final int[] context = new int[Context.LENGTH];
+        final ContextRow context = new ContextRow();
         /** Copy bytes by table id and component ({@code table * MAX_COMPONENTS + component}). */
         final long[] tableBytes = new long[Context.tables.width() * Counters.MAX_COMPONENTS];
         /** Copy bytes by user id. */
@@ -232,7 +232,7 @@ final class CounterRows {
             return;
         }
         Owner owner = OWNERS[slot];
-        int[] context = owner.context;
+        int[] context = owner.context.ids;
         long[] byTable = owner.tableBytes;
         int t = context[Context.TABLE] * Counters.MAX_COMPONENTS + component;
         if (t < byTable.length) {
@@ -257,7 +257,7 @@ final class CounterRows {
         }
         Owner owner = OWNERS[slot];
         long[] byTable = owner.tableFallbacks;
-        int t = fallbackIndex(owner.context[Context.TABLE], reason);
+        int t = fallbackIndex(owner.context.ids[Context.TABLE], reason);
         if (t + 1 < byTable.length) {
             byTable[t] += 1L;
             LONGS.setRelease(byTable, t + 1, byTable[t + 1] + bytes);
@@ -286,7 +286,7 @@ final class CounterRows {
     }
 
     /** This thread's {@link Context} row, kept with its counter row like {@link #callSlot}. */
-    static int[] context() {
+    static ContextRow context() {
         Thread current = Thread.currentThread();
         long tid = current.getId();
         int slot = home(tid);
@@ -299,7 +299,7 @@ final class CounterRows {
         return OWNERS[slot].context;
     }
 
-    private static final ThreadLocal<int[]> NO_ROW_CONTEXT = ThreadLocal.withInitial(() -> new int[Context.LENGTH]);
+    private static final ThreadLocal<ContextRow> NO_ROW_CONTEXT = ThreadLocal.withInitial(ContextRow::new);
 
     /**
      * Copy bytes by table and component ({@code [table * MAX_COMPONENTS + component]}) and by user,

@@ -217,21 +217,26 @@ final class Advices {
         // ByteBuddy carries @Advice.Local values from enter to exit: written here, read there
         @SuppressWarnings("UnusedVariable")
         @Advice.OnMethodEnter(suppress = Throwable.class)
-        static void enter(@ProbeValue Object call, @Advice.Local("blockscopeContext") long saved) {
+        static void enter(
+                @ProbeValue Object call,
+                @Advice.Local("blockscopeContext") long saved,
+                @Advice.Local("blockscopeRegion") Object region) {
+            region = Context.region();
             saved = Context.callStart(call);
         }
 
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Local("blockscopeContext") long saved) {
-            Context.restore(saved);
+        static void exit(
+                @Advice.Local("blockscopeContext") long saved, @Advice.Local("blockscopeRegion") Object region) {
+            Context.restore(saved, region);
         }
     }
 
     /** A region operation started (exit advice: only one that did not throw) on the value's table. */
     static final class ContextRegionStart {
         @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@ProbeValue Object table) {
-            Context.regionStart(table);
+        static void exit(@ProbeValue Object table, @ProbeRegion Object region) {
+            Context.regionStart(table, region);
         }
     }
 
@@ -249,13 +254,19 @@ final class Advices {
         @SuppressWarnings("UnusedVariable")
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter(
-                @ProbeValue Object table, @SystemUser int user, @Advice.Local("blockscopeContext") long saved) {
-            saved = Context.systemStart(table, user);
+                @ProbeValue Object table,
+                @ProbeRegion Object region,
+                @SystemUser int user,
+                @Advice.Local("blockscopeContext") long saved,
+                @Advice.Local("blockscopeRegion") Object outer) {
+            outer = Context.region();
+            saved = Context.systemStart(table, region, user);
         }
 
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Local("blockscopeContext") long saved) {
-            Context.restore(saved);
+        static void exit(
+                @Advice.Local("blockscopeContext") long saved, @Advice.Local("blockscopeRegion") Object outer) {
+            Context.restore(saved, outer);
         }
     }
 }

@@ -86,16 +86,23 @@ final class KindAdvice implements ProbeSpec.Visitor<Advice> {
             case CALL:
                 return value(probe.value(), Object.class).to(Advices.ContextCall.class);
             case REGION_START:
-                return value(probe.value(), Object.class).to(Advices.ContextRegionStart.class);
+                return region(value(probe.value(), Object.class), probe).to(Advices.ContextRegionStart.class);
             case REGION_END:
                 return common.to(Advices.ContextRegionEnd.class);
             case SYSTEM:
-                return value(probe.value(), Object.class)
+                return region(value(probe.value(), Object.class), probe)
                         .bind(SystemUser.class, probe.systemUser())
                         .to(Advices.ContextSystem.class);
             default:
                 throw new IllegalStateException(probe.role().toString());
         }
+    }
+
+    /** The probe's region value, or null where the profile names none. */
+    private static Advice.WithCustomMapping region(Advice.WithCustomMapping mapping, ProbeSpec.ContextProbe probe) {
+        return probe.region() == null
+                ? mapping.bind(ProbeRegion.class, (Object) null)
+                : mapping.bind(ProbeRegion.class, new ValueMapping(probe.region(), Object.class));
     }
 
     private Advice.WithCustomMapping value(ValueRef value, Class<?> type) {

@@ -111,7 +111,7 @@ public final class LeakReport implements Recorder.Leaks {
                 .append(tiers.get(checkout.tier()))
                 .append(" at ")
                 .append(checkout.site())
-                .append(tableNote(checkout.table()))
+                .append(tableNote(checkout.table(), checkout.region()))
                 .append(
                         reason == CheckoutTracker.Reason.GC
                                 ? kind == Kind.BUFFER
@@ -128,13 +128,19 @@ public final class LeakReport implements Recorder.Leaks {
         Log.warn(message.toString());
     }
 
-    /** " for table ns:t" when the taking thread worked for a table; nothing outside tables. */
-    private static String tableNote(int table) {
+    /**
+     * " for table ns:t, region R" when the taking thread worked for a table (the region when the
+     * profile names one); nothing outside tables.
+     */
+    static String tableNote(int table, Object region) {
         if (table == 0) {
             return "";
         }
         String label = CopyOwners.tableLabel(Context.tables(), table);
-        return label == null ? "" : " for table " + label;
+        if (label == null) {
+            return "";
+        }
+        return region == null ? " for table " + label : " for table " + label + ", region " + region;
     }
 
     SiteTable sites() {

@@ -481,13 +481,16 @@ public abstract class ProbeSpec {
         private final ValueRef value;
         private final int systemUser;
         private final String userPath;
+        private final ValueRef region;
 
-        public ContextProbe(Target target, Role role, ValueRef value, int systemUser, String userPath) {
+        public ContextProbe(
+                Target target, Role role, ValueRef value, int systemUser, String userPath, ValueRef region) {
             super(target);
             this.role = role;
             this.value = value;
             this.systemUser = systemUser;
             this.userPath = userPath;
+            this.region = region;
         }
 
         /**
@@ -516,6 +519,14 @@ public abstract class ProbeSpec {
         /** The call ({@code call}) or the table (other roles); null for {@code region-end}. */
         public ValueRef value() {
             return value;
+        }
+
+        /**
+         * {@code region-start} and {@code system}: the region the table belongs to, for leak
+         * reports (no label carries it); null if the profile names none.
+         */
+        public ValueRef region() {
+            return region;
         }
 
         /** {@code system}: the index of its user in {@link #SYSTEM_USERS}; else -1. */

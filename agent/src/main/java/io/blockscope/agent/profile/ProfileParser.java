@@ -50,7 +50,7 @@ public final class ProfileParser {
             Map.entry(ProbeKind.OCCUPANCY, Set.of("value", "occupancy")),
             Map.entry(ProbeKind.RECEIVER, Set.of()),
             Map.entry(ProbeKind.HEAP_FALLBACK, Set.of("value", "when", "pool")),
-            Map.entry(ProbeKind.CONTEXT, Set.of("value", "role", "user")));
+            Map.entry(ProbeKind.CONTEXT, Set.of("value", "role", "user", "region")));
 
     private static final Set<String> PROBE_FIELDS = Stream.concat(
                     COMMON_FIELDS.stream(), KIND_FIELDS.values().stream().flatMap(Set::stream))
@@ -259,7 +259,7 @@ public final class ProfileParser {
         }
     }
 
-    /** A context probe: its role, the value the role reads, and a system probe's user. */
+    /** A context probe: its role, the value the role reads, a system probe's user, and the region. */
     private static ProbeSpec context(Map<?, ?> node, ProbeSpec.Target target, String where) {
         ProbeSpec.ContextProbe.Role role =
                 parsed(text(node, "role", where, true), ProbeSpec.ContextProbe.Role::of, where + ": role");
@@ -286,7 +286,14 @@ public final class ProfileParser {
         } else if (user != null) {
             throw new IllegalArgumentException(where + ": user applies to call and system context probes only");
         }
-        return new ProbeSpec.ContextProbe(target, role, value, systemUser, userPath);
+        ValueRef region = value(node, "region", where);
+        if (region != null
+                && role != ProbeSpec.ContextProbe.Role.REGION_START
+                && role != ProbeSpec.ContextProbe.Role.SYSTEM) {
+            throw new IllegalArgumentException(
+                    where + ": region applies to region-start and system context probes only");
+        }
+        return new ProbeSpec.ContextProbe(target, role, value, systemUser, userPath, region);
     }
 
     /** The probe's value; {@code fallback} when the profile gives none. */

@@ -67,17 +67,27 @@ public final class CheckoutTracker {
         final Origin origin;
         /** The table id ({@code Context.tables()}) the taking thread worked for; 0: none. */
         final int table;
+        /** The region the taking thread worked on ({@code Context.region()}); null: none. */
+        final Object region;
 
         int slot;
         /** Its index in the tracker's short list of live checkouts, or -1 when it did not fit. */
         int few = -1;
 
-        Checkout(Object block, ReferenceQueue<Object> queue, int tier, long startNanos, Origin origin, int table) {
+        Checkout(
+                Object block,
+                ReferenceQueue<Object> queue,
+                int tier,
+                long startNanos,
+                Origin origin,
+                int table,
+                Object region) {
             super(block, queue);
             this.tier = tier;
             this.startNanos = startNanos;
             this.origin = origin;
             this.table = table;
+            this.region = region;
         }
 
         public int tier() {
@@ -87,6 +97,11 @@ public final class CheckoutTracker {
         /** The table id the taking thread worked for ({@code Context.tables()}); 0: none. */
         public int table() {
             return table;
+        }
+
+        /** The region the taking thread worked on (HBase: its encoded name); null: none. */
+        public Object region() {
+            return region;
         }
 
         public String site() {
@@ -152,12 +167,15 @@ public final class CheckoutTracker {
 
     /** Starts tracking {@code block}, taken outside any table. Returns false when no slot was free. */
     public boolean track(Object block, int tier, long nowNanos, Origin origin) {
-        return track(block, tier, nowNanos, origin, 0);
+        return track(block, tier, nowNanos, origin, 0, null);
     }
 
-    /** Starts tracking {@code block}, taken for table id {@code table}. Returns false when no slot was free. */
-    public boolean track(Object block, int tier, long nowNanos, Origin origin, int table) {
-        Checkout checkout = new Checkout(block, queue, tier, nowNanos, origin, table);
+    /**
+     * Starts tracking {@code block}, taken for table id {@code table} on {@code region} (null: none).
+     * Returns false when no slot was free.
+     */
+    public boolean track(Object block, int tier, long nowNanos, Origin origin, int table, Object region) {
+        Checkout checkout = new Checkout(block, queue, tier, nowNanos, origin, table, region);
         // counted and listed before it is published in a slot: a return that finds it finds both set
         Checkouts.tracked(1);
         enterFew(checkout);

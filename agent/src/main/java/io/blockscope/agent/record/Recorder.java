@@ -127,8 +127,9 @@ public final class Recorder extends Sink {
             overBudget.increment(); // over this second's budget: not tracked, and no stack captured
             return;
         }
-        // on the taking thread: its table is the one whose work took the block or buffer
-        tracker.track(block, tier, now, buffer ? fallbackSiteResolver.capture() : sites.capture(), Context.table());
+        // on the taking thread: its table and region are the ones whose work took the block or buffer
+        CheckoutTracker.Origin site = buffer ? fallbackSiteResolver.capture() : sites.capture();
+        tracker.track(block, tier, now, site, Context.table(), Context.region());
     }
 
     /** Marks the tiers (by index) that are buffer pools; set once, before any probe is installed. */

@@ -2,6 +2,7 @@ package io.blockscope.agent.bootstrap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,15 +48,15 @@ class ContextTest {
     void aNestedRegionOperationCountsUnderItsTableThenTheOuterOne() throws Exception {
         long[][] delta = copiesOnNewThread(() -> {
             long saved = Context.callStart(new Call("alice"));
-            Context.regionStart("ns:a");
+            Context.regionStart("ns:a", null);
             Copies.copied(0, VALUE, 10);
-            Context.regionStart("ns:b"); // a coprocessor's own get on b, same thread
+            Context.regionStart("ns:b", null); // a coprocessor's own get on b, same thread
             Copies.copied(0, VALUE, 100);
             Context.regionEnd();
             Copies.copied(0, VALUE, 1_000); // a's scan goes on
             Context.regionEnd();
             Copies.copied(0, VALUE, 10_000); // the response, encoded after the handler method returned
-            Context.restore(saved);
+            Context.restore(saved, null);
             Copies.copied(0, VALUE, 100_000); // outside any call
         });
         assertEquals(11_010, tableBytes(delta, "ns:a"));
@@ -69,17 +70,17 @@ class ContextTest {
     void aPooledThreadDoesNotCarryOneCallsTableOrUserIntoTheNext() throws Exception {
         long[][] delta = copiesOnNewThread(() -> {
             long saved = Context.callStart(new Call("alice"));
-            Context.regionStart("ns:a");
+            Context.regionStart("ns:a", null);
             Copies.copied(0, VALUE, 7);
             // a start whose end we never see (HBase's COMPACT_REGION operation has none)
-            Context.regionStart("ns:a");
-            Context.restore(saved);
+            Context.regionStart("ns:a", null);
+            Context.restore(saved, null);
             saved = Context.callStart(new Call("bob"));
             Copies.copied(0, VALUE, 5); // before its region is known
-            Context.regionStart("ns:b");
+            Context.regionStart("ns:b", null);
             Copies.copied(0, VALUE, 50);
             Context.regionEnd();
-            Context.restore(saved);
+            Context.restore(saved, null);
         });
         assertEquals(7, tableBytes(delta, "ns:a"));
         assertEquals(50, tableBytes(delta, "ns:b"));
@@ -89,11 +90,38 @@ class ContextTest {
     }
 
     @Test
+    void theRegionGoesWithItsTableAndNoCallCarriesItIntoTheNext() throws Exception {
+        FreshThread.run(() -> {
+            Object outer = Context.region();
+            long saved = Context.callStart(new Call("alice"));
+            assertNull(Context.region(), "no region before a region operation");
+            Context.regionStart("ns:a", "regionA");
+            Context.regionStart("ns:b", "regionB"); // a coprocessor's own get on b
+            assertEquals("regionB", Context.region());
+            Context.regionEnd();
+            assertEquals("regionA", Context.region(), "back on a's region");
+            Context.regionEnd();
+            assertEquals("regionA", Context.region(), "the outermost region stays until the call ends");
+            // a flush on the handler thread, inside the call
+            Object beforeFlush = Context.region();
+            long flush = Context.systemStart("ns:a", "regionA2", 1);
+            assertEquals("regionA2", Context.region());
+            Context.restore(flush, beforeFlush);
+            assertEquals("regionA", Context.region());
+            Context.restore(saved, outer);
+            assertNull(Context.region(), "a pooled thread's next call starts without one");
+            saved = Context.callStart(new Call("bob"));
+            assertNull(Context.region());
+            Context.restore(saved, null);
+        });
+    }
+
+    @Test
     void compactionsCountUnderTheirTableAndAFixedUser() throws Exception {
         long[][] delta = copiesOnNewThread(() -> {
-            long saved = Context.systemStart("ns:a", 0);
+            long saved = Context.systemStart("ns:a", null, 0);
             Copies.copied(0, VALUE, 9);
-            Context.restore(saved);
+            Context.restore(saved, null);
         });
         assertEquals(9, tableBytes(delta, "ns:a"));
         assertEquals(9, delta[1][1], "user (compaction)");
@@ -105,10 +133,10 @@ class ContextTest {
         long[][] delta = copiesOnNewThread(() -> {
             for (int i = 0; i < 10; i++) {
                 long saved = Context.callStart(new Call("user" + i));
-                Context.regionStart("ns:t" + i);
+                Context.regionStart("ns:t" + i, null);
                 Copies.copied(0, VALUE, 1);
                 Context.regionEnd();
-                Context.restore(saved);
+                Context.restore(saved, null);
             }
         });
         Interned tables = Context.tables();
@@ -122,9 +150,9 @@ class ContextTest {
     void copiesOfEndedThreadsStayCounted() throws Exception {
         long[][] delta = copiesOnNewThread(() -> {
             long saved = Context.callStart(new Call("carol"));
-            Context.regionStart("ns:c");
+            Context.regionStart("ns:c", null);
             Copies.copied(0, VALUE, 3);
-            Context.restore(saved);
+            Context.restore(saved, null);
         });
         Counter.retireDeadThreads();
         long[][] after = sums();

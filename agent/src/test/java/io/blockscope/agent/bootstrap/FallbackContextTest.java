@@ -26,17 +26,17 @@ class FallbackContextTest {
     void aPooledThreadThatServedTableAThenTableBDoesNotCarryA() throws Exception {
         long[] delta = onNewThread(() -> {
             long saved = Context.callStart("alice");
-            Context.regionStart("ns:a");
+            Context.regionStart("ns:a", null);
             fallback(1024);
             Context.regionEnd();
             fallback(2048); // a's response, encoded after the region operation
-            Context.restore(saved);
+            Context.restore(saved, null);
             saved = Context.callStart("bob");
             fallback(100); // b's call before it named its region: below the minimum, no table
-            Context.regionStart("ns:b");
+            Context.regionStart("ns:b", null);
             fallback(4096);
             Context.regionEnd();
-            Context.restore(saved);
+            Context.restore(saved, null);
             fallback(8192); // outside any call
         });
         assertEquals(2, calls(delta, "ns:a", EXHAUSTED));
@@ -52,9 +52,9 @@ class FallbackContextTest {
     @Test
     void aFlushCountsUnderItsRegionsTable() throws Exception {
         long[] delta = onNewThread(() -> {
-            long saved = Context.systemStart("ns:f", 1);
+            long saved = Context.systemStart("ns:f", null, 1);
             fallback(65536);
-            Context.restore(saved);
+            Context.restore(saved, null);
         });
         assertEquals(1, calls(delta, "ns:f", EXHAUSTED));
         assertEquals(65536, bytes(delta, "ns:f", EXHAUSTED));
@@ -66,10 +66,10 @@ class FallbackContextTest {
         long[] delta = onNewThread(() -> {
             for (int i = 0; i < 7; i++) {
                 long saved = Context.callStart("user");
-                Context.regionStart("ns:t" + i);
+                Context.regionStart("ns:t" + i, null);
                 fallback(1024);
                 Context.regionEnd();
-                Context.restore(saved);
+                Context.restore(saved, null);
             }
         });
         Interned tables = Context.tables();
@@ -85,9 +85,9 @@ class FallbackContextTest {
     void fallbacksOfEndedThreadsStayCounted() throws Exception {
         long[] delta = onNewThread(() -> {
             long saved = Context.callStart("carol");
-            Context.regionStart("ns:c");
+            Context.regionStart("ns:c", null);
             fallback(1024);
-            Context.restore(saved);
+            Context.restore(saved, null);
         });
         int i = CounterRows.fallbackIndex(Context.tables().id("ns:c"), EXHAUSTED);
         long total = sums()[i];

@@ -105,15 +105,15 @@ class HeldBuffersTest {
         try {
             Thread thread = new Thread(() -> {
                 long saved = Context.callStart("alice");
-                Context.regionStart("ns:a");
+                Context.regionStart("ns:a", null);
                 Checkouts.bufferTake(0, false, new Object());
                 Context.regionEnd();
-                Context.restore(saved);
+                Context.restore(saved, null);
                 saved = Context.callStart("bob");
-                Context.regionStart("ns:b");
+                Context.regionStart("ns:b", null);
                 Checkouts.bufferTake(0, false, leaked);
                 Context.regionEnd();
-                Context.restore(saved);
+                Context.restore(saved, null);
                 Checkouts.bufferTake(0, false, alsoLeaked); // outside any call
             });
             thread.start();

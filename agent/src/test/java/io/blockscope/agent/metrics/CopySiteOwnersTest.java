@@ -31,16 +31,16 @@ class CopySiteOwnersTest {
         agent.attach();
         FreshThread.run(() -> {
             long saved = Context.callStart("alice");
-            Context.regionStart("ns:orders");
+            Context.regionStart("ns:orders", null);
             recorder.copy(0, 0, 100, 1, 3_000); // a sampled copy standing for 3,000 bytes
             recorder.copy(0, 0, 100, 1, 1_000);
             Context.regionEnd();
-            Context.restore(saved);
+            Context.restore(saved, null);
             saved = Context.callStart("bob"); // the same pooled thread, the next call
-            Context.regionStart("carts");
+            Context.regionStart("carts", null);
             recorder.copy(0, 0, 100, 1, 500);
             Context.regionEnd();
-            Context.restore(saved);
+            Context.restore(saved, null);
             recorder.copy(0, 0, 100, 1, 7); // outside any call
         });
         String site = site(registry.scrape());
@@ -60,10 +60,10 @@ class CopySiteOwnersTest {
         FreshThread.run(() -> {
             for (int t = 0; t < 5; t++) {
                 long saved = Context.callStart("u" + t);
-                Context.regionStart("ns:t" + t);
+                Context.regionStart("ns:t" + t, null);
                 recorder.copy(0, 0, 10, 1, 10L * (t + 1));
                 Context.regionEnd();
-                Context.restore(saved);
+                Context.restore(saved, null);
             }
         });
         Map<String, Double> owners = owners(registry.scrape());

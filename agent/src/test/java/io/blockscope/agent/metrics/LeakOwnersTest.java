@@ -32,17 +32,17 @@ class LeakOwnersTest {
         Object leakedOutsideTables = new Object();
         FreshThread.run(() -> {
             long saved = Context.callStart("alice");
-            Context.regionStart("ns:a");
+            Context.regionStart("ns:a", null);
             recorder.checkout(0, leakedOnA); // never returned
             Context.regionEnd();
-            Context.restore(saved);
+            Context.restore(saved, null);
             saved = Context.callStart("bob");
             recorder.checkout(0, leakedOutsideTables); // before the call named its region
-            Context.regionStart("ns:b");
+            Context.regionStart("ns:b", null);
             recorder.checkout(0, returnedOnB);
             recorder.returned(0, returnedOnB);
             Context.regionEnd();
-            Context.restore(saved);
+            Context.restore(saved, null);
         });
         Thread.sleep(20); // well past leak.age
         Map<String, Double> byTable = leaksByTable(registry.scrape());
@@ -70,11 +70,11 @@ class LeakOwnersTest {
         FreshThread.run(() -> {
             for (int i = 0; i < blocks.length; i++) {
                 long saved = Context.callStart("carol");
-                Context.regionStart("t" + i);
+                Context.regionStart("t" + i, null);
                 blocks[i] = new Object();
                 recorder.checkout(0, blocks[i]);
                 Context.regionEnd();
-                Context.restore(saved);
+                Context.restore(saved, null);
             }
         });
         Thread.sleep(20);
@@ -83,6 +83,15 @@ class LeakOwnersTest {
         assertEquals(2.0, byTable.get("checkout/age/other"), byTable.toString());
         assertEquals(4, byTable.size(), byTable.toString());
         Reference.reachabilityFence(blocks);
+    }
+
+    @Test
+    void theLeakLogNamesTheTableAndItsRegion() {
+        Context.configure(2, 2, call -> call);
+        int table = Context.tables().id("ns:a");
+        assertEquals(" for table ns:a, region 1588230740", LeakReport.tableNote(table, "1588230740"));
+        assertEquals(" for table ns:a", LeakReport.tableNote(table, null), "a profile that names no region");
+        assertEquals("", LeakReport.tableNote(0, "1588230740"), "outside tables: nothing");
     }
 
     /** {@code kind/reason/table} to the count. */

@@ -29,11 +29,11 @@ class OwnerFamilyNamesTest {
         agent.attach();
         FreshThread.run(() -> {
             long saved = Context.callStart("alice");
-            Context.regionStart("ns:orders");
+            Context.regionStart("ns:orders", null);
             Instances.heapFallback(0, 4096, true, 256, new Object()); // a pooled size served from the heap
             recorder.copy(0, 0, 100, 1, 100);
             Context.regionEnd();
-            Context.restore(saved);
+            Context.restore(saved, null);
         });
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         PrometheusTextFormatWriter.create().write(text, agent.registry.scrape());

@@ -338,6 +338,14 @@ class ProfileParserTest {
         assertEquals("this.call", call.value().toString());
         ProbeSpec.ContextProbe start = probe(profile, "region-context", ProbeSpec.ContextProbe.class);
         assertEquals("this.getRegionInfo().getTable()", start.value().toString());
+        for (String name : List.of("region-context", "compaction-context", "flush-context")) {
+            assertEquals(
+                    "this.getRegionInfo().getEncodedName()",
+                    String.valueOf(
+                            probe(profile, name, ProbeSpec.ContextProbe.class).region()),
+                    name + " reads its region for leak reports");
+        }
+        assertNull(call.region(), "a call has no region of its own");
         assertEquals(
                 ProbeSpec.ContextProbe.Role.REGION_END,
                 probe(profile, "region-context-end", ProbeSpec.ContextProbe.class)
@@ -370,6 +378,9 @@ class ProfileParserTest {
         assertError(
                 probe(where + "\"role\": \"region-start\", \"value\": \"this\", \"user\": \"flush\""),
                 "profile t: probe 'p': user applies to call and system context probes only");
+        assertError(
+                probe(where + "\"role\": \"call\", \"value\": \"this\", \"user\": \"user\", \"region\": \"this\""),
+                "profile t: probe 'p': region applies to region-start and system context probes only");
         assertError(
                 probe(where + "\"role\": \"boss\", \"value\": \"this\""),
                 "profile t: probe 'p': role: unknown role 'boss'; accepted: call, region-start, region-end, system");

@@ -96,11 +96,7 @@ final class FindingsPage {
      * {@code results} counts (cells, answers).
      */
     record Alternative(
-            String kind, String name, String comparedWith, int results, String noun, boolean sameResults, long bytes) {
-        static Alternative zeroCopy(String name, String comparedWith, int cells, boolean same, long bytes) {
-            return new Alternative("Zero-copy alternative, measured", name, comparedWith, cells, "cells", same, bytes);
-        }
-    }
+            String kind, String name, String comparedWith, int results, String noun, boolean sameResults, long bytes) {}
 
     static final class Finding {
         final String anchor;

@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.blockscope.testsupport.PrometheusServer;
 import io.blockscope.testsupport.Scrape;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -115,6 +120,29 @@ final class LeakChecks {
             scrape = Scrape.of(server.metricsUri());
         }
         return scrape;
+    }
+
+    /**
+     * What the agent's endpoint serves at {@code path}: its live page's refreshing part ({@code /live})
+     * or, asked for OpenMetrics, the exposition with exemplars ({@code /metrics}).
+     */
+    static String endpoint(RegionServerProcess server, String path, String accept) {
+        try {
+            HttpResponse<String> response = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(server.metricsUri().resolve(path))
+                                    .header("Accept", accept)
+                                    .timeout(Duration.ofSeconds(30))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, response.statusCode(), path + ": " + response.body());
+            return response.body();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 
     static Predicate<Map<String, String>> kind(String kind) {

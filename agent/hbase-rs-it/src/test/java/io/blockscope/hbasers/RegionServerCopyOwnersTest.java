@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.hbasers.server.NestedReadObserver;
 import io.blockscope.testsupport.Closer;
+import io.blockscope.testsupport.Poll;
 import io.blockscope.testsupport.Scrape;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -113,6 +115,7 @@ class RegionServerCopyOwnersTest {
     @Test
     @Order(1)
     void aFiltersCopiesLandOnItsTableAndUserAndNowhereElse() throws Exception {
+        LeakChecks.endpoint(server, "/live", "text/html"); // the live page samples from its first request
         Scrape before = scrape();
         assertEquals(0, scan(alice, ORDERS, regexDroppingEveryRow()));
         assertEquals(Workload.ROWS, scan(bob, CARTS, null), "bob reads his table plainly meanwhile");
@@ -143,6 +146,14 @@ class RegionServerCopyOwnersTest {
                                 - before.sum(BY_TABLE, Scrape.label("table", "(none)")),
                         "no copy of these calls outside a table"));
         sitesNameTheirOwners(before, after);
+        String lastCopy = "last sampled copy: table " + ORDERS + ", region "
+                + Workload.onlyRegion(admin, TableName.valueOf(ORDERS));
+        assertTrue(
+                Poll.until(
+                        Duration.ofSeconds(20),
+                        () -> LeakChecks.endpoint(server, "/live", "text/html").contains(lastCopy)),
+                "the live page names the region of the regex scan's last sampled copy: "
+                        + LeakChecks.endpoint(server, "/live", "text/html"));
     }
 
     /**

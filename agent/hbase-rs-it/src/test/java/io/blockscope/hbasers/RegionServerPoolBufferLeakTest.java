@@ -225,7 +225,18 @@ class RegionServerPoolBufferLeakTest {
                         server.agentLines().stream()
                                 .anyMatch(l -> l.contains("leak: a buffer taken from pool at " + DECOMPRESSION_SITE)
                                         && l.contains(" for table " + COMPRESSED_LABEL + ", region " + region + " ")),
-                        "the first buffer leak logged with its table and region"));
+                        "the first buffer leak logged with its table and region"),
+                () -> assertTrue(
+                        LeakChecks.endpoint(server, "/metrics", "application/openmetrics-text; version=1.0.0")
+                                .lines()
+                                .anyMatch(l -> l.startsWith("blockscope_block_leaks_total{")
+                                        && l.contains(
+                                                "# {region=\"" + region + "\",table=\"" + COMPRESSED_LABEL + "\"}")),
+                        "a leak site's series carries its last leak's region and table as an exemplar"),
+                () -> assertTrue(
+                        LeakChecks.endpoint(server, "/live", "text/html")
+                                .contains("<td>table " + COMPRESSED_LABEL + ", region " + region + "</td>"),
+                        "the live page's leak rows say for which table and region"));
         assertAll(
                 () -> assertTrue(stuck >= 0.95 * max, "the pool's buffers stuck: " + stuck + " of " + max),
                 () -> assertTrue(

@@ -200,8 +200,26 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
                 if (gc + age == 0) {
                     continue; // a site shows the kinds that leaked there, each with both reasons
                 }
-                leaked.dataPoint(counter(gc, "site", row.site(), "kind", kind.label(), "reason", "gc"));
-                leaked.dataPoint(counter(age, "site", row.site(), "kind", kind.label(), "reason", "age"));
+                // each site's last leak with a region, as an exemplar of its kind's and reason's series
+                Object last = row.note();
+                leaked.dataPoint(counter(
+                        gc,
+                        Exemplars.of(last, LeakReport.column(kind, LeakReport.GC)),
+                        "site",
+                        row.site(),
+                        "kind",
+                        kind.label(),
+                        "reason",
+                        "gc"));
+                leaked.dataPoint(counter(
+                        age,
+                        Exemplars.of(last, LeakReport.column(kind, LeakReport.AGE)),
+                        "site",
+                        row.site(),
+                        "kind",
+                        kind.label(),
+                        "reason",
+                        "age"));
             }
         }
         out.add(leaked.build());
@@ -241,7 +259,13 @@ public final class AgentMetrics implements MultiCollector, Recorder.HoldTimes {
                 "Bytes of sampled copies by call site, scaled by the sampling rate.");
         if (r != null) {
             for (SiteTable.Row row : r.copySites().snapshot()) {
-                sites.point(row.values()[Recorder.CALLS], row.values()[Recorder.BYTES], "site", row.site());
+                // the region and table of the site's last sampled copy, as an exemplar of its bytes
+                sites.point(
+                        row.values()[Recorder.CALLS],
+                        row.values()[Recorder.BYTES],
+                        Exemplars.of(row.note(), Recorder.BYTES),
+                        "site",
+                        row.site());
             }
         }
         sites.addTo(out);

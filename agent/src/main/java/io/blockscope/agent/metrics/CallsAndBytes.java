@@ -1,6 +1,7 @@
 package io.blockscope.agent.metrics;
 
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.Exemplar;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.List;
@@ -26,8 +27,13 @@ final class CallsAndBytes {
     }
 
     CallsAndBytes point(long callCount, long byteCount, String... labels) {
+        return point(callCount, byteCount, null, labels);
+    }
+
+    /** A point whose bytes carry an exemplar (null: none). */
+    CallsAndBytes point(long callCount, long byteCount, Exemplar bytesExemplar, String... labels) {
         calls.dataPoint(Points.counter((double) callCount, labels));
-        bytes.dataPoint(Points.counter((double) byteCount, labels));
+        bytes.dataPoint(Points.counter((double) byteCount, bytesExemplar, labels));
         return this;
     }
 

@@ -4,6 +4,7 @@ import io.blockscope.agent.bootstrap.Context;
 import io.blockscope.agent.record.CheckoutTracker;
 import io.blockscope.agent.record.Recorder;
 import io.blockscope.agent.record.SiteTable;
+import io.blockscope.agent.record.Where;
 import io.blockscope.exporter.Log;
 import java.time.Duration;
 import java.util.Arrays;
@@ -99,7 +100,11 @@ public final class LeakReport implements Recorder.Leaks {
         long[] amounts = new long[2 * Kind.values().length];
         int column = column(kind, reason == CheckoutTracker.Reason.GC ? GC : AGE);
         amounts[column] = 1;
-        sites.add(checkout.site(), amounts);
+        Object region = checkout.region();
+        sites.addNoted(
+                checkout.site(),
+                region == null ? null : new Where(column, 1, checkout.table(), region, System.currentTimeMillis()),
+                amounts);
         countTable(checkout.table(), column);
         // The first leak of each kind is logged, with the stack that took the block or buffer.
         if (!logged[kind.ordinal()].compareAndSet(false, true)) {

@@ -1,6 +1,7 @@
 package io.blockscope.agent.metrics;
 
 import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Exemplar;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 
@@ -10,10 +11,17 @@ final class Points {
     private Points() {}
 
     static CounterDataPointSnapshot counter(double value, String... labels) {
-        return CounterDataPointSnapshot.builder()
-                .value(value)
-                .labels(Labels.of(labels))
-                .build();
+        return counter(value, null, labels);
+    }
+
+    /** A counter point with an exemplar (null: none): its last observation's context, in no series label. */
+    static CounterDataPointSnapshot counter(double value, Exemplar exemplar, String... labels) {
+        CounterDataPointSnapshot.Builder point =
+                CounterDataPointSnapshot.builder().value(value).labels(Labels.of(labels));
+        if (exemplar != null) {
+            point.exemplar(exemplar);
+        }
+        return point.build();
     }
 
     static GaugeDataPointSnapshot gauge(double value, String... labels) {

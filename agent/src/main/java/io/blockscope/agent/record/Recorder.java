@@ -145,9 +145,15 @@ public final class Recorder extends Sink {
     @Override
     public void copy(int probe, int component, long bytes, long calls, long estimatedBytes) {
         String site = sites.site();
-        copySites.add(site, calls, estimatedBytes);
         // on the copying thread: whose work it is, as the context probes set it
-        copySiteOwners.add(CopySiteOwners.key(site, Context.table(), Context.user()), estimatedBytes);
+        int table = Context.table();
+        Object region = Context.region();
+        copySites.addNoted(
+                site,
+                region == null ? null : new Where(BYTES, estimatedBytes, table, region, System.currentTimeMillis()),
+                calls,
+                estimatedBytes);
+        copySiteOwners.add(CopySiteOwners.key(site, table, Context.user()), estimatedBytes);
         if (copyEvents) {
             CopyToHeapEvent event = new CopyToHeapEvent();
             if (event.isEnabled()) {

@@ -45,14 +45,20 @@ public final class SiteTable {
         this.other = new long[columns];
     }
 
-    /** One exported site's counts: {@code values[column]}, and how often it was seen. */
+    /** One exported site's counts: {@code values[column]}, and the note of its last observation. */
     public static final class Row {
         private final String site;
         private final long[] values;
+        private final Object note;
 
         public Row(String site, long[] values) {
+            this(site, values, null);
+        }
+
+        Row(String site, long[] values, Object note) {
             this.site = site;
             this.values = values;
+            this.note = note;
         }
 
         public String site() {
@@ -61,6 +67,11 @@ public final class SiteTable {
 
         public long[] values() {
             return values;
+        }
+
+        /** What {@link #addNoted} last remembered of this site; null for {@code other} and unnoted sites. */
+        public Object note() {
+            return note;
         }
 
         @Override
@@ -72,6 +83,7 @@ public final class SiteTable {
     private static final class Entry {
         final long[] values;
         long seen;
+        Object note;
 
         Entry(int columns) {
             values = new long[columns];
@@ -80,6 +92,14 @@ public final class SiteTable {
 
     /** Adds one observation of {@code site}: {@code amounts[column]} to each column. */
     public synchronized void add(String rawSite, long... amounts) {
+        addNoted(rawSite, null, amounts);
+    }
+
+    /**
+     * {@link #add}, and keeps {@code note} (say, where the observation happened) as the site's last,
+     * while the site has a row of its own: one note per row, so the table stays as bounded as its labels.
+     */
+    public synchronized void addNoted(String rawSite, Object note, long... amounts) {
         if (amounts.length != columns) {
             throw new IllegalArgumentException(columns + " amounts expected, got " + amounts.length);
         }
@@ -92,6 +112,9 @@ public final class SiteTable {
         if (entry != null) {
             addTo(entry.values, amounts);
             entry.seen++;
+            if (note != null) {
+                entry.note = note;
+            }
             return;
         }
         addTo(other, amounts);
@@ -155,7 +178,7 @@ public final class SiteTable {
     /** The exported sites, then {@code other} (present once anything went there). */
     public synchronized List<Row> snapshot() {
         List<Row> rows = new ArrayList<>(exported.size() + 1);
-        exported.forEach((site, entry) -> rows.add(new Row(site, entry.values.clone())));
+        exported.forEach((site, entry) -> rows.add(new Row(site, entry.values.clone(), entry.note)));
         for (long v : other) {
             if (v != 0) {
                 rows.add(new Row(OTHER, other.clone()));

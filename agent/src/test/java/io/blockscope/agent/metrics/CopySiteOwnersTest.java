@@ -7,6 +7,8 @@ import io.blockscope.agent.bootstrap.FreshThread;
 import io.blockscope.agent.record.Recorder;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.time.Duration;
 import java.util.Map;
@@ -50,6 +52,34 @@ class CopySiteOwnersTest {
                         site + "|default:carts|bob", 500.0,
                         site + "|(none)|(none)", 7.0),
                 owners(registry.scrape()));
+    }
+
+    @Test
+    void aSitesBytesCarryTheRegionAndTableOfItsLastSampledCopyAsAnExemplar() throws Exception {
+        Context.configure(4, 4, call -> call);
+        agent.attach();
+        FreshThread.run(() -> {
+            long saved = Context.callStart("alice");
+            Context.regionStart("ns:orders", "aaaa");
+            recorder.copy(0, 0, 100, 1, 3_000);
+            Context.regionEnd();
+            Context.restore(saved, null);
+            saved = Context.callStart("bob");
+            Context.regionStart("carts", "bbbb");
+            recorder.copy(0, 0, 100, 1, 500); // the same site, last
+            Context.regionEnd();
+            Context.restore(saved, null);
+        });
+        CounterDataPointSnapshot bytes = registry.scrape().stream()
+                .filter(s -> s.getMetadata().getName().equals("blockscope_copy_site_bytes"))
+                .flatMap(s -> ((CounterSnapshot) s).getDataPoints().stream())
+                .findFirst()
+                .orElseThrow();
+        assertEquals(3_500.0, bytes.getValue());
+        assertEquals(
+                Labels.of("region", "bbbb", "table", "default:carts"),
+                bytes.getExemplar().getLabels());
+        assertEquals(500.0, bytes.getExemplar().getValue(), "the last sample's bytes");
     }
 
     /** Beyond the sites cap (3 here) the rest lands under other, for all three labels, and adds up. */

@@ -1,17 +1,28 @@
 package io.blockscope.agent.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blockscope.agent.bootstrap.Context;
 import io.blockscope.agent.bootstrap.FreshThread;
 import io.blockscope.agent.record.Recorder;
+import io.blockscope.agent.record.Where;
+import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.lang.ref.Reference;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** Whose leaks they are: a leak counts under the table the thread that took the block worked for. */
@@ -83,6 +94,63 @@ class LeakOwnersTest {
         assertEquals(2.0, byTable.get("checkout/age/other"), byTable.toString());
         assertEquals(4, byTable.size(), byTable.toString());
         Reference.reachabilityFence(blocks);
+    }
+
+    @Test
+    void aLeakSitesSeriesCarriesItsLastRegionAsAnExemplar() throws Exception {
+        Context.configure(2, 2, call -> call);
+        agent.attach();
+        Object leakedOnA = new Object();
+        FreshThread.run(() -> {
+            long saved = Context.callStart("alice");
+            Context.regionStart("ns:a", "0123456789abcdef0123456789abcdef");
+            recorder.checkout(0, leakedOnA); // never returned
+            Context.regionEnd();
+            Context.restore(saved, null);
+        });
+        Thread.sleep(20); // well past leak.age
+        List<CounterDataPointSnapshot> points = registry.scrape().stream()
+                .filter(s -> s.getMetadata().getName().equals("blockscope_block_leaks"))
+                .flatMap(s -> ((CounterSnapshot) s).getDataPoints().stream())
+                .collect(Collectors.toList());
+        CounterDataPointSnapshot age = points.stream()
+                .filter(p -> "age".equals(p.getLabels().get("reason")))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no age leak: " + points));
+        assertEquals(1.0, age.getValue());
+        assertEquals(
+                Labels.of("region", "0123456789abcdef0123456789abcdef", "table", "ns:a"),
+                age.getExemplar().getLabels(),
+                "the region and table of the site's last leak");
+        CounterDataPointSnapshot gc = points.stream()
+                .filter(p -> "gc".equals(p.getLabels().get("reason")))
+                .findFirst()
+                .orElseThrow();
+        assertNull(gc.getExemplar(), "no leak of that reason: no exemplar");
+        String openMetrics = openMetrics(registry);
+        assertTrue(
+                openMetrics.contains("# {region=\"0123456789abcdef0123456789abcdef\",table=\"ns:a\"} 1.0"),
+                openMetrics);
+        Reference.reachabilityFence(leakedOnA);
+    }
+
+    @Test
+    void anExemplarKeepsToOpenMetricsLimit() {
+        Context.configure(2, 2, call -> call);
+        String longTable = "ns:" + "t".repeat(100);
+        int table = Context.tables().id(longTable);
+        int column = LeakReport.column(LeakReport.Kind.BUFFER, LeakReport.AGE);
+        String region = "0123456789abcdef0123456789abcdef";
+        Where last = new Where(column, 1, table, region, 1L);
+        assertEquals(Labels.of("region", region), Exemplars.of(last, column).getLabels(), "the region alone fits");
+        assertNull(Exemplars.of(last, LeakReport.column(LeakReport.Kind.BUFFER, LeakReport.GC)));
+        assertNull(Exemplars.of(new Where(column, 1, table, "r".repeat(130), 1L), column), "too long: none");
+    }
+
+    private static String openMetrics(PrometheusRegistry registry) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new OpenMetricsTextFormatWriter(false, false).write(out, registry.scrape());
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.blockscope.agent.record;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashMap;
@@ -62,6 +63,21 @@ class SiteTableTest {
         List<SiteTable.Row> rows = table.snapshot();
         assertTrue(rows.size() <= 21, "rows: " + rows.size());
         assertEquals(100_000, rows.stream().mapToLong(r -> r.values()[0]).sum());
+    }
+
+    @Test
+    void aSiteKeepsTheNoteOfItsLastNotedObservationAndOtherKeepsNone() {
+        SiteTable table = new SiteTable(1, 1);
+        table.addNoted("a", "region 1", 1);
+        table.add("a", 1); // unnoted: the last note stays
+        table.addNoted("b", "region 2", 1); // past the cap: counted in other, its note dropped
+        List<SiteTable.Row> rows = table.snapshot();
+        assertEquals("a", rows.get(0).site());
+        assertEquals("region 1", rows.get(0).note());
+        assertEquals(SiteTable.OTHER, rows.get(1).site());
+        assertNull(rows.get(1).note());
+        table.addNoted("a", "region 3", 1);
+        assertEquals("region 3", table.snapshot().get(0).note());
     }
 
     @Test

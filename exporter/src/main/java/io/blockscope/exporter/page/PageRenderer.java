@@ -198,6 +198,11 @@ final class PageRenderer {
             }
             a.append("</div>");
         }
+        if (s.lastCopy != null) {
+            a.append("<div class=\"who muted\">last sampled copy: ")
+                    .append(Html.escape(s.lastCopy))
+                    .append("</div>");
+        }
         return a.toString();
     }
 
@@ -321,9 +326,13 @@ final class PageRenderer {
             html.append("</section>");
             return;
         }
+        int rows = Math.min(MAX_ROWS, view.leaks.size());
+        // the table and region of a site's last leak: only agents that know them (HBase's profile) get the column
+        boolean where = view.leaks.subList(0, rows).stream().anyMatch(l -> !l.where.isEmpty());
         html.append(
-                "<table id=\"leak-rows\"><tr><th>acquired at</th><th>what</th><th>reason</th><th>leaked (sampled)</th><th>first seen</th><th>last seen</th></tr>");
-        for (int i = 0; i < Math.min(MAX_ROWS, view.leaks.size()); i++) {
+                        "<table id=\"leak-rows\"><tr><th>acquired at</th><th>what</th><th>reason</th><th>leaked (sampled)</th><th>first seen</th><th>last seen</th>")
+                .append(where ? "<th>last taken for</th></tr>" : "</tr>");
+        for (int i = 0; i < rows; i++) {
             ReadPathView.Leak l = view.leaks.get(i);
             Row.start(html, "leak")
                     .name(l.site, l.finding)
@@ -332,6 +341,7 @@ final class PageRenderer {
                     .num("count", Format.count(l.count))
                     .num("", Format.duration(view.nowMillis - l.firstSeenMillis) + " ago")
                     .num("", Format.duration(view.nowMillis - l.lastSeenMillis) + " ago")
+                    .textIf(where, l.where)
                     .end();
         }
         html.append("</table>");

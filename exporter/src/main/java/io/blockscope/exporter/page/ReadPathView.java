@@ -40,9 +40,12 @@ final class ReadPathView {
         final String table;
 
         final String user;
+        /** Where the site's last sampled copy was made ("table T, region R"); null when the agent names none. */
+        final String lastCopy;
 
-        Site(String name, double bytesPerSecond, List<String> owner) {
+        Site(String name, double bytesPerSecond, List<String> owner, String lastCopy) {
             this.name = name;
+            this.lastCopy = lastCopy;
             this.bytesPerSecond = bytesPerSecond;
             this.advice = CopyAdvice.forSite(name);
             this.finding = Findings.forSite(name);
@@ -62,9 +65,19 @@ final class ReadPathView {
         final long lastSeenMillis;
         /** The HBase leak finding whose buffers were taken at this site (docs/hbase-findings-leaks.md); null otherwise. */
         final Findings.Link finding;
+        /** Where the last leak was taken ("table T, region R"); "" when the agent names none. */
+        final String where;
 
-        Leak(String site, String kind, String reason, double count, long firstSeenMillis, long lastSeenMillis) {
+        Leak(
+                String site,
+                String kind,
+                String reason,
+                double count,
+                long firstSeenMillis,
+                long lastSeenMillis,
+                String where) {
             this.site = site;
+            this.where = where == null ? "" : where;
             this.finding = Findings.forLeakSite(site);
             this.kind = kind;
             this.reason = reason;
@@ -262,7 +275,11 @@ final class ReadPathView {
         for (Map.Entry<String, Double> e : latest.copySiteBytes.entrySet()) {
             double perSecond = rate(base.copySiteBytes.getOrDefault(e.getKey(), 0.0), e.getValue());
             if (perSecond > 0) {
-                sites.add(new Site(e.getKey(), perSecond, topOwner(base, latest, e.getKey())));
+                sites.add(new Site(
+                        e.getKey(),
+                        perSecond,
+                        topOwner(base, latest, e.getKey()),
+                        latest.copySiteWhere.get(e.getKey())));
             }
         }
         sites.sort((a, b) -> Double.compare(b.bytesPerSecond, a.bytesPerSecond));
@@ -297,7 +314,14 @@ final class ReadPathView {
             History.Seen s = seen.get(e.getKey());
             long first = s == null ? latest.timeMillis : s.first;
             long last = s == null ? latest.timeMillis : s.last;
-            leaks.add(new Leak(e.getKey().site, e.getKey().kind, e.getKey().reason, e.getValue(), first, last));
+            leaks.add(new Leak(
+                    e.getKey().site,
+                    e.getKey().kind,
+                    e.getKey().reason,
+                    e.getValue(),
+                    first,
+                    last,
+                    latest.leakWhere.get(e.getKey())));
         }
         leaks.sort((a, b) -> Long.compare(b.lastSeenMillis, a.lastSeenMillis));
         return leaks;

@@ -42,6 +42,11 @@ final class Row {
         return this;
     }
 
+    /** {@link #text} in a column only some tables have: nothing when {@code column} is off. */
+    Row textIf(boolean column, String text) {
+        return column ? text(text) : this;
+    }
+
     /** A figure, right-aligned; {@code cssClass} adds to {@code num} (empty for none). */
     Row num(String cssClass, String formatted) {
         html.append(cssClass.isEmpty() ? "<td class=\"num\">" : "<td class=\"num " + cssClass + "\">")

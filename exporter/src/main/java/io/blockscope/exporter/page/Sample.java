@@ -1,8 +1,10 @@
 package io.blockscope.exporter.page;
 
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.DataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.DistributionDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Exemplar;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
@@ -35,12 +37,19 @@ final class Sample {
     final long timeMillis;
     /** Sampled copy bytes per call site (scaled by the sampling rate, as exported). */
     final Map<String, Double> copySiteBytes;
+    /** Where each site's last sampled copy was made, from its exemplar ("table T, region R"; HBase's profile). */
+    final Map<String, String> copySiteWhere;
     /** Copy bytes per component (row, family, qualifier, value, tags, block): exact counts. */
     final Map<String, Double> copyComponentBytes;
     /** Sampled copy bytes per call site, then per owner ({@code List.of(table, user)}; hbase2 only). */
     final Map<String, Map<List<String>, Double>> copySiteOwnerBytes;
     /** Leaked references per "site" and "reason". */
     final Map<LeakKey, Double> leaks;
+    /**
+     * Where a leak series' last leak was taken, from its exemplar ("table ns:t, region R"); only
+     * series whose agent names one (HBase's profile).
+     */
+    final Map<LeakKey, String> leakWhere;
 
     final Map<String, Double> outstanding;
     final double gets;
@@ -72,6 +81,8 @@ final class Sample {
         this.copyComponentBytes = Collections.unmodifiableMap(b.copyComponentBytes);
         this.copySiteOwnerBytes = Collections.unmodifiableMap(b.copySiteOwnerBytes);
         this.leaks = Collections.unmodifiableMap(b.leaks);
+        this.leakWhere = Collections.unmodifiableMap(b.leakWhere);
+        this.copySiteWhere = Collections.unmodifiableMap(b.copySiteWhere);
         this.outstanding = Collections.unmodifiableMap(b.outstanding);
         this.gets = b.gets;
         this.holdCount = b.holdCount;
@@ -202,9 +213,11 @@ final class Sample {
     private static final class Builder {
         final long timeMillis;
         final Map<String, Double> copySiteBytes = new TreeMap<>();
+        final Map<String, String> copySiteWhere = new TreeMap<>();
         final Map<String, Double> copyComponentBytes = new TreeMap<>();
         final Map<String, Map<List<String>, Double>> copySiteOwnerBytes = new TreeMap<>();
         final Map<LeakKey, Double> leaks = new TreeMap<>();
+        final Map<LeakKey, String> leakWhere = new TreeMap<>();
         final Map<String, Double> outstanding = new TreeMap<>();
         final Map<Long, double[]> slots = new TreeMap<>();
         double gets;
@@ -231,6 +244,10 @@ final class Sample {
             switch (name) {
                 case "blockscope_copy_site_bytes":
                     copySiteBytes.merge(label(labels, "site"), value(point), Double::sum);
+                    String copiedFor = where(point);
+                    if (copiedFor != null) {
+                        copySiteWhere.put(label(labels, "site"), copiedFor);
+                    }
                     break;
                 case "blockscope_copy_site_owner_bytes":
                     copySiteOwnerBytes
@@ -241,10 +258,12 @@ final class Sample {
                     copyComponentBytes.merge(label(labels, "component"), value(point), Double::sum);
                     break;
                 case "blockscope_block_leaks":
-                    leaks.merge(
-                            new LeakKey(label(labels, "site"), label(labels, "kind"), label(labels, "reason")),
-                            value(point),
-                            Double::sum);
+                    LeakKey leak = new LeakKey(label(labels, "site"), label(labels, "kind"), label(labels, "reason"));
+                    leaks.merge(leak, value(point), Double::sum);
+                    String where = where(point);
+                    if (where != null) {
+                        leakWhere.put(leak, where);
+                    }
                     break;
                 case "blockscope_block_refs_outstanding":
                     outstanding.merge(label(labels, "tier"), value(point), Double::sum);
@@ -314,6 +333,18 @@ final class Sample {
             } else if ("free".equals(label(labels, "state"))) {
                 usedFree[1] += value;
             }
+        }
+
+        /** "table T, region R" from a counter point's exemplar; null without one that names a region. */
+        private static String where(DataPointSnapshot point) {
+            Exemplar exemplar =
+                    point instanceof CounterDataPointSnapshot ? ((CounterDataPointSnapshot) point).getExemplar() : null;
+            String region = exemplar == null ? null : exemplar.getLabels().get("region");
+            if (region == null) {
+                return null;
+            }
+            String table = exemplar.getLabels().get("table");
+            return table == null ? "region " + region : "table " + table + ", region " + region;
         }
 
         private static String label(Labels labels, String name) {

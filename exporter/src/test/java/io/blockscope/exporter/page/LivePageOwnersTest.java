@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Info;
+import io.prometheus.metrics.model.snapshots.Labels;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -239,6 +240,24 @@ class LivePageOwnersTest extends PageFixture {
         assertTrue(appRow.contains("copying here most: table <b>ns:users</b>, user <b>bob</b> (sampled)"), appRow);
         assertFalse(sites.contains("copying most on this server"), "the site's own owner, not the server's");
         assertFalse(sites.contains("<script>"), "owners are escaped");
+    }
+
+    /** A site's bytes with an exemplar (HBase's agent) say where its last sampled copy was made. */
+    @Test
+    void aSiteSaysForWhichTableAndRegionItsLastSampledCopyWasMade() {
+        tenSecondsOfCopiesWith(() -> siteBytes
+                .labelValues(FUZZY)
+                .incWithExemplar(1 * MIB, Labels.of("region", "0123456789abcdef", "table", "ns:<t>")));
+        String sites = section(html(page.reply(LivePage.FRAGMENT)), "copy");
+        int fuzzy = sites.indexOf(FUZZY);
+        int app = sites.indexOf(APP_SITE);
+        assertTrue(fuzzy > 0 && app > fuzzy, sites);
+        assertTrue(
+                sites.substring(fuzzy, app)
+                        .contains(
+                                "<div class=\"who muted\">last sampled copy: table ns:&lt;t&gt;, region 0123456789abcdef</div>"),
+                sites);
+        assertFalse(sites.substring(app).contains("last sampled copy"), "no exemplar, nothing said: " + sites);
     }
 
     /** Ten seconds of FUZZY's and APP_SITE's copies, with {@code more} in the same window. */

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.snapshots.Labels;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -169,6 +170,20 @@ class LivePageTest extends PageFixture {
                                 + "Intermediate index blocks cached on write leak a pooled buffer each"),
                 row.group(1));
         assertTrue(row.group(1).contains("<td>pool buffer</td>"), row.group(1));
+    }
+
+    @Test
+    void aLeakRowSaysForWhichTableAndRegionItsLastLeakWasTaken() {
+        page.sample();
+        clock.addAndGet(2_000);
+        leaks.labelValues("a.Reader.next:10", "checkout", "age").inc(2); // an agent that names no region
+        leaks.labelValues("org.apache.hadoop.hbase.io.hfile.HFileBlock.allocateBuffer:648", "buffer", "gc")
+                .incWithExemplar(1, Labels.of("region", "0123456789abcdef", "table", "ns:<t>"));
+        page.sample();
+        String html = html(page.reply(LivePage.FRAGMENT));
+        assertTrue(html.contains("<th>last taken for</th>"), html);
+        assertTrue(html.contains("<td>table ns:&lt;t&gt;, region 0123456789abcdef</td></tr>"), html);
+        assertTrue(html.contains("ago</td><td></td></tr>"), "a row without one says nothing: " + html);
     }
 
     @Test

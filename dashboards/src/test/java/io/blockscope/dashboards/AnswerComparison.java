@@ -16,12 +16,12 @@ import java.util.TreeMap;
  * @param relative the largest allowed difference as a share of the larger value
  * @param absolute a difference always allowed (values near zero)
  */
-record AnswerComparison(double relative, double absolute, Set<String> ignoredLabels) {
+public record AnswerComparison(double relative, double absolute, Set<String> ignoredLabels) {
 
     /** What was compared: the differences found, the series, and the largest relative deviation seen. */
-    record Outcome(List<String> differences, int series, double worstRelative) {}
+    public record Outcome(List<String> differences, int series, double worstRelative) {}
 
-    Outcome compare(JsonNode expected, JsonNode actual) {
+    public Outcome compare(JsonNode expected, JsonNode actual) {
         Map<String, Double> want = byLabels(expected);
         Map<String, Double> got = byLabels(actual);
         List<String> differences = new ArrayList<>();

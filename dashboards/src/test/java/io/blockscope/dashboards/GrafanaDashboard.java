@@ -56,7 +56,7 @@ public final class GrafanaDashboard {
                 read(grafanaDir.resolve("offheap-read-path.json")), read(grafanaDir.resolve("fleet-overview.json")));
     }
 
-    String fileName() {
+    public String fileName() {
         return fileName;
     }
 

@@ -45,12 +45,17 @@ final class Mixin {
      * requires it; {@link #run} renders exactly what it is given.
      */
     static Path render(String configOverride, Path out) {
+        return render(ModulePaths.dashboards(), configOverride, out);
+    }
+
+    /** {@link #render(String, Path)} of the mixin in {@code dashboards} (another module's tests name it). */
+    static Path render(Path dashboards, String configOverride, Path out) {
         String override = configOverride == null ? CHECKED_IN_CONFIG : configOverride;
         if (!override.contains("runbookURLPattern")) {
             override = "{runbookURLPattern: \"" + CHECKED_IN_RUNBOOKS + "%s\", "
                     + override.strip().substring(1);
         }
-        Command.Result result = run(List.of("--config-override", override, "--out", out.toString()));
+        Command.Result result = run(dashboards, List.of("--config-override", override, "--out", out.toString()));
         if (!result.ok()) {
             throw new IllegalStateException("dashboards/render.sh failed (" + result.exitCode() + "): "
                     + result.output() + "\nInstall jsonnet: apt-get install jsonnet (or pip install jsonnet)");
@@ -59,8 +64,12 @@ final class Mixin {
     }
 
     static Command.Result run(List<String> args) {
-        List<String> command = new ArrayList<>(
-                List.of("bash", ModulePaths.dashboards().resolve("render.sh").toString()));
+        return run(ModulePaths.dashboards(), args);
+    }
+
+    private static Command.Result run(Path dashboards, List<String> args) {
+        List<String> command =
+                new ArrayList<>(List.of("bash", dashboards.resolve("render.sh").toString()));
         command.addAll(args);
         return Command.run(command, null, Duration.ofSeconds(60));
     }

@@ -16,7 +16,7 @@ import java.time.Instant;
  * The HTTP APIs the Thanos topology answers on, read as JSON: the Prometheus query API (a Prometheus, Thanos
  * Query with or without deduplication), the rules API (Thanos Rule) and Alertmanager's v2 alert list.
  */
-final class PromApi {
+public final class PromApi {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP =
@@ -26,12 +26,12 @@ final class PromApi {
     private final String base;
 
     /** {@code name} for failure messages; {@code hostPort} its HTTP listener. */
-    PromApi(String name, String hostPort) {
+    public PromApi(String name, String hostPort) {
         this.name = name;
         this.base = "http://" + hostPort;
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
@@ -40,7 +40,7 @@ final class PromApi {
      * unless {@code dedup} is false (a Prometheus ignores the parameter); partial responses are refused, so
      * a missing store fails the query instead of thinning its answer.
      */
-    JsonNode query(String expr, Instant time, boolean dedup) {
+    public JsonNode query(String expr, Instant time, boolean dedup) {
         return get("/api/v1/query?query=" + encode(expr) + "&time=" + time.getEpochSecond() + "&dedup=" + dedup
                         + "&partial_response=false")
                 .path("data")
@@ -48,22 +48,22 @@ final class PromApi {
     }
 
     /** An instant query, now, deduplicated. */
-    JsonNode query(String expr) {
+    public JsonNode query(String expr) {
         return query(expr, Instant.now(), true);
     }
 
     /** Pending and firing alerts of a Prometheus or Thanos Rule ({@code /api/v1/alerts}). */
-    JsonNode alerts() {
+    public JsonNode alerts() {
         return get("/api/v1/alerts").path("data").path("alerts");
     }
 
     /** The loaded rule groups ({@code /api/v1/rules}). */
-    JsonNode ruleGroups() {
+    public JsonNode ruleGroups() {
         return get("/api/v1/rules").path("data").path("groups");
     }
 
     /** Alertmanager's active alerts ({@code /api/v2/alerts}): one per distinct label set, resolved ones gone. */
-    JsonNode alertmanagerAlerts() {
+    public JsonNode alertmanagerAlerts() {
         return get("/api/v2/alerts?active=true&silenced=false&inhibited=false");
     }
 

@@ -22,16 +22,16 @@ import org.junit.jupiter.api.Assumptions;
  * answers 200. Like {@link PrometheusVersion#V3}: without the variable a test is skipped, saying how to get
  * the binary, but on CI ({@code CI=true}) it fails, so a broken build step cannot become a silent skip.
  */
-final class Thanos {
+public final class Thanos {
 
-    static final String VARIABLE = "BLOCKSCOPE_THANOS";
+    public static final String VARIABLE = "BLOCKSCOPE_THANOS";
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private Thanos() {}
 
     /** The binary named by {@value #VARIABLE} in {@code env}; skips (or on CI fails) when it is not set. */
-    static Path binary(Map<String, String> env) {
+    public static Path binary(Map<String, String> env) {
         String file = env.get(VARIABLE);
         if (file == null || file.isBlank()) {
             String reason = "Thanos not available: " + VARIABLE + " is not set; run 'export \"$(bash .ci/thanos.sh"
@@ -52,10 +52,10 @@ final class Thanos {
     }
 
     /** A running component: its process and the host:port of its HTTP API and of its gRPC StoreAPI. */
-    record Component(String name, ChildProcess process, String http, String grpc) implements AutoCloseable {
+    public record Component(String name, ChildProcess process, String http, String grpc) implements AutoCloseable {
 
         /** Waits for {@code /-/ready}; fails with the component's output when it exits or stays unready. */
-        Component awaitReady(Duration timeout) throws InterruptedException {
+        public Component awaitReady(Duration timeout) throws InterruptedException {
             if (!Poll.until(timeout, Duration.ofMillis(200), () -> !process.isAlive() || ready(http))) {
                 throw new AssertionError(name + " not ready in " + timeout + ":\n" + process.tail(40));
             }
@@ -72,7 +72,8 @@ final class Thanos {
     }
 
     /** Starts {@code thanos <command> <args>} with its HTTP and gRPC listeners on fresh loopback ports. */
-    static Component start(Path binary, String name, String command, List<String> args, Path log) throws IOException {
+    public static Component start(Path binary, String name, String command, List<String> args, Path log)
+            throws IOException {
         String http = "127.0.0.1:" + FreePort.pick();
         String grpc = "127.0.0.1:" + FreePort.pick();
         List<String> line = new ArrayList<>(List.of(

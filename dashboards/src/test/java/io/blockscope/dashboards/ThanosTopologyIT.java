@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.blockscope.testsupport.ChildProcess;
 import io.blockscope.testsupport.FreePort;
 import io.blockscope.testsupport.JavaCommand;
@@ -26,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
@@ -57,8 +54,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  *       though in the pair's path cluster is an external label, absent from the rule's {@code $labels};</li>
  *   <li>every query of both dashboards (each server's view, and the fleet over both clusters) answers through
  *       Thanos Query what it answers on the single Prometheus: the same series, {@code replica} aside, and
- *       values within {@value #TOLERANCE_PERCENT} %, evaluated at one instant after the load with every
- *       rate window spanning the whole load (see {@link #SAME});</li>
+ *       values within {@value ThanosTopology#TOLERANCE_PERCENT} %, evaluated at one instant after the load with every
+ *       rate window spanning the whole load (see {@link ThanosTopology#SAME});</li>
  *   <li>the fleet view ranks both clusters' servers; its sums count a deduplicated pair once (and, as a check
  *       that the pair is real, twice with deduplication off);</li>
  *   <li>every finding link of the rendered hot-copy advice names an anchor of the page a real agent (the
@@ -71,44 +68,10 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 class ThanosTopologyIT {
 
     private static final List<String> CLUSTERS = List.of("east", "west");
-    private static final List<String> REPLICAS = List.of("0", "1");
     private static final String JOB = PrometheusSetup.JOB;
     private static final String ALERT = "BlockscopeHotCopyPath";
     /** Copying scans: long enough for the 1 minute copy rate to pass 4 MiB/s (as DashboardsEndToEndIT). */
     private static final Duration LOAD = Duration.ofSeconds(25);
-
-    static final int TOLERANCE_PERCENT = 10;
-    /**
-     * Two Prometheus servers scrape a target up to a second apart (1 s interval). The answers are compared
-     * at one instant after the load, with every {@code $__rate_interval} and {@code $__range} spanning the
-     * whole load, so a counter's increase is the same whichever second it was sampled in; what remains is
-     * rate()'s extrapolation to the window's edges (under 1 s of a window of 40 s and more, 2.5 %) and the
-     * gauges that move while idle (the JVM's own heap and threads: a few %). Values near zero (rates of
-     * counters that tick while idle) get an absolute allowance.
-     */
-    static final AnswerComparison SAME = new AnswerComparison(TOLERANCE_PERCENT / 100.0, 1e-3, Set.of("replica"));
-
-    /**
-     * The agent's histogram of the scrapes it serves: every scraper adds its own scrapes to it (three a
-     * second on each server here), so no two scrapers ever sample the same counts, and a p99 of a few slow
-     * scrapes moves with the one a window's edge takes in or leaves out. Its series are compared, not its
-     * values.
-     */
-    private static final String SCRAPES_THEMSELVES = "blockscope_scrape_duration_seconds";
-
-    /**
-     * Quantiles of the idle servers' GC pauses, raw or recorded: a handful of pauses in the window, so one
-     * pause that falls between two scrapers' moments, or between two servers' rule evaluations, moves a
-     * p99 by tens of percent (0.067 s against 0.084 s seen). Their series are compared, not their values;
-     * the pause counts and rates are compared by value (and are what the settled instants are chosen by).
-     */
-    private static boolean gcPauseQuantile(String expr) {
-        return expr.contains("gc_pause_seconds")
-                && (expr.contains("histogram_quantile") || expr.contains("gc_pause_seconds:p"));
-    }
-
-    private static final AnswerComparison SAME_SERIES =
-            new AnswerComparison(Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, Set.of("replica"));
 
     @Test
     void mixinAnswersThroughThanosQueryAsOnOnePrometheusAndAlertsOncePerServer(@TempDir Path dir) throws Exception {
@@ -123,8 +86,8 @@ class ThanosTopologyIT {
                 "blockscope.test.classes", "this module's compiled test classes (with the copying filter)");
         String java = JavaCommand.testJava().toString();
         String classPath = serverJar + File.pathSeparator + testClasses;
-        Path mixin = Mixin.render("{forShort: true, clusterLabel: 'cluster'}", dir.resolve("mixin"));
-        List<Path> rules = List.of(mixin.resolve("recording-rules.yml"), mixin.resolve("alerts.yml"));
+        Path mixin = ThanosTopology.renderMixin(ModulePaths.dashboards(), dir.resolve("mixin"));
+        List<Path> rules = ThanosTopology.rules(mixin);
 
         List<AutoCloseable> started = new ArrayList<>();
         try {
@@ -155,68 +118,31 @@ class ThanosTopologyIT {
             Duration serversUp = Duration.between(t0, Instant.now());
 
             List<Thanos.Component> sidecars = new ArrayList<>();
-            Map<String, PrometheusServer> replicas = new LinkedHashMap<>();
             for (String cluster : CLUSTERS) {
-                for (String replica : REPLICAS) {
-                    Path home = dir.resolve("prometheus-" + cluster + "-" + replica);
-                    Files.createDirectories(home);
-                    Path config = home.resolve("prometheus.yml");
-                    Files.writeString(
-                            config,
-                            pairMemberConfig(cluster, replica, targets.get(cluster), rules, alertmanager.http()));
-                    PrometheusServer prometheus = PrometheusSetup.in(home)
-                            .binary(prometheusBinary)
-                            .configFile(config)
-                            .start();
-                    started.add(prometheus);
-                    replicas.put(cluster + "-" + replica, prometheus);
-                    Thanos.Component sidecar = Thanos.start(
+                for (String replica : ThanosTopology.REPLICAS) {
+                    ThanosTopology.Member member = ThanosTopology.startPairMember(
                             thanos,
-                            "sidecar " + cluster + "-" + replica,
-                            "sidecar",
-                            List.of(
-                                    "--prometheus.url=http://" + prometheus.address(),
-                                    "--tsdb.path=" + home.resolve("tsdb")),
-                            dir.resolve("sidecar-" + cluster + "-" + replica + ".log"));
-                    started.add(sidecar);
-                    sidecars.add(sidecar);
+                            prometheusBinary,
+                            dir,
+                            JOB,
+                            cluster,
+                            replica,
+                            targets.get(cluster),
+                            rules,
+                            alertmanager.http());
+                    started.add(member);
+                    sidecars.add(member.sidecar());
                 }
             }
-            Path referenceHome = dir.resolve("prometheus-single");
-            Files.createDirectories(referenceHome);
-            Files.writeString(referenceHome.resolve("prometheus.yml"), singleConfig(targets, rules));
-            PrometheusServer reference = PrometheusSetup.in(referenceHome)
-                    .binary(prometheusBinary)
-                    .configFile(referenceHome.resolve("prometheus.yml"))
-                    .start();
+            PrometheusServer reference = ThanosTopology.startSingle(prometheusBinary, dir, JOB, targets, rules);
             started.add(reference);
             Duration prometheusUp = Duration.between(t0, Instant.now());
 
-            List<String> queryArgs = new ArrayList<>(List.of("--query.replica-label=replica"));
-            for (Thanos.Component sidecar : sidecars) {
-                sidecar.awaitReady(Duration.ofSeconds(30));
-                queryArgs.add("--endpoint=" + sidecar.grpc());
-            }
-            Thanos.Component query = Thanos.start(thanos, "query", "query", queryArgs, dir.resolve("query.log"));
+            Thanos.Component query = ThanosTopology.startQuery(thanos, sidecars, dir.resolve("query.log"));
             started.add(query);
-            query.awaitReady(Duration.ofSeconds(30));
-            Path ruleData = dir.resolve("rule");
-            Files.createDirectories(ruleData);
-            Thanos.Component rule = Thanos.start(
-                    thanos,
-                    "rule",
-                    "rule",
-                    List.of(
-                            "--data-dir=" + ruleData,
-                            "--rule-file=" + mixin.resolve("alerts.yml"),
-                            "--query=" + query.http(),
-                            "--eval-interval=1s",
-                            "--resend-delay=1s",
-                            "--alertmanagers.url=http://" + alertmanager.http(),
-                            "--label=ruler=\"global\""),
-                    dir.resolve("rule.log"));
+            Thanos.Component rule =
+                    ThanosTopology.startRule(thanos, mixin.resolve("alerts.yml"), query, alertmanager.http(), dir);
             started.add(rule);
-            rule.awaitReady(Duration.ofSeconds(30));
 
             PromApi thanosQuery = new PromApi("thanos query", query.http());
             PromApi thanosRule = new PromApi("thanos rule", rule.http());
@@ -225,9 +151,10 @@ class ThanosTopologyIT {
             assertTrue(
                     Poll.until(
                             Duration.ofSeconds(60),
-                            () -> answers(() -> count(thanosQuery.query("up == 1", Instant.now(), false)) == 4
-                                    && count(thanosQuery.query("up == 1")) == 2
-                                    && count(single.query("up == 1")) == 2)),
+                            () -> ThanosTopology.answers(
+                                    () -> count(thanosQuery.query("up == 1", Instant.now(), false)) == 4
+                                            && count(thanosQuery.query("up == 1")) == 2
+                                            && count(single.query("up == 1")) == 2)),
                     "the four Prometheus servers do not all scrape their cluster's server through the querier: "
                             + thanosQuery.query("up", Instant.now(), false) + "\nsingle: " + single.query("up")
                             + "\n" + query.process().tail(20));
@@ -259,7 +186,9 @@ class ThanosTopologyIT {
                 assertTrue(
                         Poll.until(
                                 LOAD.plusSeconds(30),
-                                () -> firing(ruleAlerts(thanosRule)).size() > 0
+                                () -> firing(ThanosTopology.ruleAlerts(thanosRule))
+                                                        .size()
+                                                > 0
                                         && count(thanosQuery.query(
                                                         "ALERTS{alertname=\"" + ALERT + "\", alertstate=\"firing\"}",
                                                         Instant.now(),
@@ -268,7 +197,8 @@ class ThanosTopologyIT {
                                         && firingInAlertmanager(am, true).size() > 0
                                         && firingInAlertmanager(am, false).size() > 0),
                         ALERT + " did not fire in thanos rule, both east replicas and Alertmanager (from both): rule "
-                                + ruleAlerts(thanosRule) + " " + unhealthy(thanosRule.ruleGroups()) + "\n"
+                                + ThanosTopology.ruleAlerts(thanosRule) + " "
+                                + ThanosTopology.unhealthy(thanosRule.ruleGroups()) + "\n"
                                 + rule.process().tail(10) + "\nreplicas "
                                 + thanosQuery.query("ALERTS", Instant.now(), false) + "\nalertmanager "
                                 + am.alertmanagerAlerts() + "\ncopy rate "
@@ -276,7 +206,7 @@ class ThanosTopologyIT {
                                 + scans.tail(20));
                 Duration firedAfter = Duration.between(loadStart, Instant.now());
                 Poll.sleep(Duration.ofSeconds(3)); // both replicas have sent it a few times (resend delay 1 s)
-                assertOncePerServer(firing(ruleAlerts(thanosRule)), east, "thanos rule");
+                assertOncePerServer(firing(ThanosTopology.ruleAlerts(thanosRule)), east, "thanos rule");
                 assertOncePerServer(
                         firingInAlertmanager(am, false), east, "Alertmanager, fed by both replicas of each pair");
                 assertOncePerServer(firingInAlertmanager(am, true), east, "Alertmanager, fed by thanos rule");
@@ -292,8 +222,8 @@ class ThanosTopologyIT {
 
             // One instant after the load at which every scraper's latest sample holds the same counts: all
             // windows span the whole load.
-            Instant at = settledInstant(single, thanosQuery);
-            String window = Duration.between(settledStart(single, thanosQuery, loadStart), at)
+            Instant at = ThanosTopology.settledInstant(single, thanosQuery, JOB);
+            String window = Duration.between(ThanosTopology.settledStart(single, thanosQuery, JOB, loadStart), at)
                             .toSeconds()
                     + "s";
             Map<String, String> timing = Map.of("__rate_interval", window, "__interval", "1s", "__range", window);
@@ -305,10 +235,10 @@ class ThanosTopologyIT {
             assertTrue(
                     Poll.until(
                             Duration.ofSeconds(120),
-                            () -> firing(ruleAlerts(thanosRule)).isEmpty()
+                            () -> firing(ThanosTopology.ruleAlerts(thanosRule)).isEmpty()
                                     && firingInAlertmanager(am, true).isEmpty()
                                     && firingInAlertmanager(am, false).isEmpty()),
-                    ALERT + " did not resolve after the copying stopped: rule " + ruleAlerts(thanosRule)
+                    ALERT + " did not resolve after the copying stopped: rule " + ThanosTopology.ruleAlerts(thanosRule)
                             + "\nalertmanager " + am.alertmanagerAlerts());
             System.out.println("[thanos] " + ALERT + " resolved in thanos rule and Alertmanager "
                     + Duration.between(loadEnd, Instant.now()).toSeconds() + " s after the comparisons ("
@@ -332,57 +262,38 @@ class ThanosTopologyIT {
             Map<String, String> targets,
             Map<String, String> timing,
             Instant at) {
-        List<String> problems = new ArrayList<>();
-        int compared = 0;
-        int withData = 0;
-        double worst = 0;
-        String worstWhere = "";
-        int seriesCompared = 0;
-        for (GrafanaDashboard dashboard : GrafanaDashboard.all(mixin.resolve("grafana"))) {
-            List<Map<String, String>> views = new ArrayList<>();
-            if (dashboard.fileName().contains("fleet")) {
-                views.add(Map.of(
-                        "cluster", "(" + String.join("|", CLUSTERS) + ")", "job", "(" + JOB + ")", "instance", ".*"));
-            } else {
-                targets.forEach(
-                        (cluster, target) -> views.add(Map.of("cluster", cluster, "job", JOB, "instance", target)));
-            }
-            for (Map<String, String> view : views) {
-                Map<String, String> variables = new HashMap<>(view);
-                variables.putAll(timing);
-                for (GrafanaDashboard.Query query : dashboard.queries()) {
-                    String expr = PromQl.resolveGrafanaVariables(query.expr(), variables);
-                    JsonNode expected = single.query(expr, at, true);
-                    JsonNode actual = thanosQuery.query(expr, at, true);
-                    boolean seriesOnly = expr.contains(SCRAPES_THEMSELVES) || gcPauseQuantile(expr);
-                    AnswerComparison.Outcome outcome = (seriesOnly ? SAME_SERIES : SAME).compare(expected, actual);
-                    if (seriesOnly) {
-                        seriesCompared++;
-                    }
-                    compared++;
-                    if (outcome.series() > 0) {
-                        withData++;
-                    }
-                    if (!Double.isNaN(outcome.worstRelative())) {
-                        if (!seriesOnly && outcome.worstRelative() > worst) {
-                            worst = outcome.worstRelative();
-                            worstWhere = query.where() + " " + view.get("cluster");
-                        }
-                    }
-                    if (!outcome.differences().isEmpty()) {
-                        problems.add(query.where() + " " + view + ": " + expr + "\n    " + outcome.differences());
-                    }
-                }
-            }
-        }
-        assertEquals(List.of(), problems, "dashboard queries that answer otherwise through Thanos Query");
+        ThanosTopology.Comparison comparison = ThanosTopology.compareDashboards(
+                single,
+                thanosQuery,
+                mixin.resolve("grafana"),
+                dashboard -> dashboard.fileName().contains("fleet")
+                        ? List.of(Map.of(
+                                "cluster",
+                                "(" + String.join("|", CLUSTERS) + ")",
+                                "job",
+                                "(" + JOB + ")",
+                                "instance",
+                                ".*"))
+                        : targets.entrySet().stream()
+                                .map(t -> Map.of("cluster", t.getKey(), "job", JOB, "instance", t.getValue()))
+                                .toList(),
+                timing,
+                at);
+        int compared = comparison.compared();
+        int withData = comparison.withData();
+        assertEquals(List.of(), comparison.problems(), "dashboard queries that answer otherwise through Thanos Query");
         assertTrue(compared > 80, "expected both dashboards' queries for three views, compared " + compared);
         assertTrue(withData > compared / 2, "only " + withData + " of " + compared + " queries had data");
         System.out.printf(
                 "[thanos] all %d dashboard queries (%d with data) answer through Thanos Query as on one Prometheus;"
                         + " largest relative difference %.2f %% (allowed %d %%), %s; %d of them (scrape duration, GC"
                         + " pause quantiles) compared by series only%n",
-                compared, withData, worst * 100, TOLERANCE_PERCENT, worstWhere, seriesCompared);
+                compared,
+                withData,
+                comparison.worst() * 100,
+                ThanosTopology.TOLERANCE_PERCENT,
+                comparison.worstWhere(),
+                comparison.seriesOnly());
     }
 
     /**
@@ -423,88 +334,22 @@ class ThanosTopologyIT {
             double deduplicated = value(thanosQuery.query(sum, at, true));
             double both = value(thanosQuery.query(sum, at, false));
             assertTrue(once > 0, title + " is 0 on the single Prometheus: " + sum);
-            assertEquals(once, deduplicated, once * SAME.relative(), title + " through Thanos Query: " + sum);
-            assertEquals(2 * once, both, 2 * once * SAME.relative(), title + " without deduplication: " + sum);
+            assertEquals(
+                    once, deduplicated, once * ThanosTopology.SAME.relative(), title + " through Thanos Query: " + sum);
+            assertEquals(
+                    2 * once,
+                    both,
+                    2 * once * ThanosTopology.SAME.relative(),
+                    title + " without deduplication: " + sum);
             System.out.printf(
                     "[thanos] fleet \"%s\": single Prometheus %.4g, Thanos Query %.4g, without dedup %.4g%n",
                     title, once, deduplicated, both);
         }
     }
 
-    /** The counters whose one extra event moves a panel far (a GC pause in a p99 of a few pauses). */
-    private static final String COUNTS =
-            "sum by (cluster, instance, __name__) ({__name__=~\"blockscope_(gc_pause_seconds_count"
-                    + "|copy_to_heap_bytes_total|copy_site_bytes_total|block_cache_gets_total|block_leaks_total)\", job=\""
-                    + JOB
-                    + "\"})";
-
-    /**
-     * A second after the load at which the single Prometheus and the querier (the replica it picked) hold
-     * the same counts in their latest samples. Each scrapes at its own moment within the 1 s interval: an
-     * event (a GC pause of the idle JVM) that falls between two scrapers' moments shows in one answer and
-     * not the other; a second later or so, both have it.
-     */
-    private static Instant settledInstant(PromApi single, PromApi thanosQuery) {
-        Poll.sleep(Duration.ofSeconds(4)); // every scraper has sampled the idle servers
-        Instant at = Instant.ofEpochSecond(Instant.now().getEpochSecond() - 2);
-        for (int attempt = 0; attempt < 30; attempt++, at = at.plusSeconds(1)) {
-            while (at.isAfter(Instant.now().minusSeconds(2))) {
-                Poll.sleep(Duration.ofMillis(500));
-            }
-            // Two quiet seconds: a rule evaluated within the last second saw the same samples too.
-            if (sameCounts(single, thanosQuery, at.minusSeconds(1)) && sameCounts(single, thanosQuery, at)) {
-                return at;
-            }
-        }
-        throw new AssertionError("in 30 s after the load the querier's counts never matched the single Prometheus'");
-    }
-
-    /**
-     * The start of the comparison windows: a second before the load at which, as at the end, both hold the
-     * same counts in the first samples inside the window.
-     */
-    private static Instant settledStart(PromApi single, PromApi thanosQuery, Instant loadStart) {
-        Instant start = Instant.ofEpochSecond(loadStart.getEpochSecond() - 3);
-        for (int attempt = 0; attempt < 10; attempt++, start = start.minusSeconds(1)) {
-            if (sameCounts(single, thanosQuery, start) && sameCounts(single, thanosQuery, start.plusSeconds(1))) {
-                return start;
-            }
-        }
-        throw new AssertionError(
-                "in the 10 s before the load the querier's counts never matched the single" + " Prometheus'");
-    }
-
-    private static boolean sameCounts(PromApi single, PromApi thanosQuery, Instant at) {
-        return new AnswerComparison(0, 0, Set.of("replica"))
-                .compare(single.query(COUNTS, at, true), thanosQuery.query(COUNTS, at, true))
-                .differences()
-                .isEmpty();
-    }
-
-    /**
-     * The alerts of thanos rule, from its rules API: its {@code /api/v1/alerts} answers {@code "Alerts": null}
-     * (Go's field name, unlike Prometheus' {@code "alerts"}) whatever fires.
-     */
-    private static JsonNode ruleAlerts(PromApi rule) {
-        ArrayNode alerts = JsonNodeFactory.instance.arrayNode();
-        for (JsonNode group : rule.ruleGroups()) {
-            for (JsonNode r : group.path("rules")) {
-                r.path("alerts").forEach(alerts::add);
-            }
-        }
-        return alerts;
-    }
-
     /** The firing alerts of {@value #ALERT}, the only one this test causes and checks once per server. */
     private static List<JsonNode> firing(JsonNode alerts) {
-        List<JsonNode> firing = new ArrayList<>();
-        for (JsonNode alert : alerts) {
-            if (ALERT.equals(alert.path("labels").path("alertname").asText())
-                    && "firing".equals(alert.path("state").asText())) {
-                firing.add(alert);
-            }
-        }
-        return firing;
+        return ThanosTopology.firing(alerts, ALERT);
     }
 
     /** {@value #ALERT} active in Alertmanager, as thanos rule sent it (its ruler label) or as the pairs did. */
@@ -581,26 +426,8 @@ class ThanosTopologyIT {
     }
 
     private static void assertEveryHealthy(JsonNode groups, String where) {
-        int rules = 0;
-        for (JsonNode group : groups) {
-            rules += group.path("rules").size();
-        }
-        assertEquals(RuleFile.alerts().rules().size(), rules, where + ": rules loaded");
-        assertEquals(List.of(), unhealthy(groups), where + ": rules that failed");
-    }
-
-    private static List<String> unhealthy(JsonNode groups) {
-        List<String> problems = new ArrayList<>();
-        for (JsonNode group : groups) {
-            for (JsonNode rule : group.path("rules")) {
-                if (!"ok".equals(rule.path("health").asText())) {
-                    problems.add(rule.path("name").asText() + ": "
-                            + rule.path("health").asText() + ", "
-                            + rule.path("lastError").asText());
-                }
-            }
-        }
-        return problems;
+        assertEquals(RuleFile.alerts().rules().size(), ThanosTopology.ruleCount(groups), where + ": rules loaded");
+        assertEquals(List.of(), ThanosTopology.unhealthy(groups), where + ": rules that failed");
     }
 
     private static String expr(GrafanaDashboard dashboard, String title, Map<String, String> variables) {
@@ -611,15 +438,6 @@ class ThanosTopologyIT {
                         .orElseThrow(() -> new AssertionError("no panel " + title))
                         .expr(),
                 variables);
-    }
-
-    /** The condition, false while the querier still refuses (no StoreAPI found yet: it polls its endpoints). */
-    private static boolean answers(BooleanSupplier condition) {
-        try {
-            return condition.getAsBoolean();
-        } catch (AssertionError notYet) {
-            return false;
-        }
     }
 
     private static int count(JsonNode result) {
@@ -680,57 +498,5 @@ class ThanosTopologyIT {
                 Map.of(),
                 home.resolve("alertmanager.log"));
         return new Thanos.Component("alertmanager", process, http, null);
-    }
-
-    /**
-     * One of a pair: external labels {@code cluster} and {@code replica} (the sidecar serves its series
-     * with them; Thanos Query deduplicates on replica), the rules, and alerts to Alertmanager without
-     * {@code replica}, so the pair's two copies of an alert have one label set.
-     */
-    private static String pairMemberConfig(
-            String cluster, String replica, String target, List<Path> rules, String alertmanager) {
-        return "global:\n"
-                + "  scrape_interval: 1s\n"
-                + "  scrape_timeout: 1s\n"
-                + "  evaluation_interval: 1s\n"
-                + "  external_labels:\n"
-                + "    cluster: '" + cluster + "'\n"
-                + "    replica: '" + replica + "'\n"
-                + ruleFiles(rules)
-                + "alerting:\n"
-                + "  alert_relabel_configs:\n"
-                + "    - action: labeldrop\n"
-                + "      regex: replica\n"
-                + "  alertmanagers:\n"
-                + "    - static_configs:\n"
-                + "        - targets: ['" + alertmanager + "']\n"
-                + "scrape_configs:\n"
-                + "  - job_name: '" + JOB + "'\n"
-                + "    static_configs:\n"
-                + "      - targets: ['" + target + "']\n";
-    }
-
-    /** The yardstick: one Prometheus scraping every cluster's server, the cluster a target label. */
-    private static String singleConfig(Map<String, String> targets, List<Path> rules) {
-        StringBuilder yaml = new StringBuilder("global:\n"
-                + "  scrape_interval: 1s\n"
-                + "  scrape_timeout: 1s\n"
-                + "  evaluation_interval: 1s\n"
-                + ruleFiles(rules)
-                + "scrape_configs:\n"
-                + "  - job_name: '" + JOB + "'\n"
-                + "    static_configs:\n");
-        targets.forEach((cluster, target) -> yaml.append("      - targets: ['")
-                .append(target)
-                .append("']\n        labels:\n          cluster: '")
-                .append(cluster)
-                .append("'\n"));
-        return yaml.toString();
-    }
-
-    private static String ruleFiles(List<Path> rules) {
-        StringBuilder yaml = new StringBuilder("rule_files:\n");
-        rules.forEach(r -> yaml.append("  - '").append(r.toAbsolutePath()).append("'\n"));
-        return yaml.toString();
     }
 }

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -29,11 +28,8 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.filter.Filter;
-import org.apache.hadoop.hbase.filter.RegexStringComparator;
 import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
-import org.apache.hadoop.hbase.security.User;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -331,8 +327,7 @@ class RegionServerCopyOwnersTest {
     }
 
     private Connection connectionAs(String name) throws Exception {
-        return ConnectionFactory.createConnection(
-                server.clientConfiguration(), User.create(UserGroupInformation.createRemoteUser(name)));
+        return Workload.connectionAs(server, name);
     }
 
     private void load(String name) throws IOException {
@@ -368,9 +363,7 @@ class RegionServerCopyOwnersTest {
         return rows;
     }
 
-    /** "." matches every value: NOT_EQUAL drops every row, and the comparator copies each value. */
     private static SingleColumnValueFilter regexDroppingEveryRow() {
-        return new SingleColumnValueFilter(
-                Workload.FAMILY, Workload.QUALIFIER, CompareOperator.NOT_EQUAL, new RegexStringComparator("."));
+        return Workload.regexDroppingEveryRow();
     }
 }

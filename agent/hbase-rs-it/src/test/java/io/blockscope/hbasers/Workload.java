@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Append;
@@ -24,8 +25,12 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.filter.Filter;
 import org.apache.hadoop.hbase.filter.PrefixFilter;
+import org.apache.hadoop.hbase.filter.RegexStringComparator;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
+import org.apache.hadoop.hbase.security.User;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.security.UserGroupInformation;
 
 /**
  * The client side (hbase-client in the test JVM): one table of {@value #ROWS} rows with one
@@ -81,6 +86,21 @@ final class Workload implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A connection that says it is {@code user} (simple authentication): the user copies are owned by. */
+    static Connection connectionAs(RegionServerProcess server, String user) throws IOException {
+        return ConnectionFactory.createConnection(
+                server.clientConfiguration(), User.create(UserGroupInformation.createRemoteUser(user)));
+    }
+
+    /**
+     * HBase's own copying filter: "." matches every value, so NOT_EQUAL drops every row, and the comparator
+     * copies each value onto the heap first.
+     */
+    static SingleColumnValueFilter regexDroppingEveryRow() {
+        return new SingleColumnValueFilter(
+                FAMILY, QUALIFIER, CompareOperator.NOT_EQUAL, new RegexStringComparator("."));
     }
 
     /** Row keys, by index: also handed to server-side code that builds them itself. */

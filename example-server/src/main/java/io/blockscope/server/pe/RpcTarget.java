@@ -28,7 +28,10 @@ final class RpcTarget implements ReadTarget {
         this.client = new RpcClient(url, timeout);
         JsonNode status;
         try {
-            status = client.status();
+            // Settled, so the server's JFR GC reader starts now, before anything is measured: a JVM
+            // whose dependencies the JIT has not recorded (no agent that may retransform, loaded at
+            // start-up) throws away all its compiled code at JFR's first retransformation.
+            status = client.statusWithSettledGc();
         } catch (java.io.IOException e) {
             throw new IllegalArgumentException(
                     "cannot reach the server at " + url + " (" + e.getMessage()

@@ -285,7 +285,9 @@ public final class AgentOverhead {
     /**
      * One fresh server JVM (agent on or off) on the loaded table, driven over RPC by PE clients in
      * their own JVMs: an unmeasured warm-up run, then the measured run, with the server's process
-     * CPU read just before and after it. The client's cost is not in the figure.
+     * CPU read just before and after it. The client's cost is not in the figure. The warm-up's PE
+     * starts the server's JFR GC reader as it connects ({@code RpcTarget}), so the recompilation that
+     * JFR's start forces on a server without the agent falls in the warm-up, not in the measurement.
      */
     private static Map<String, Object> runRpc(
             Path serverJar, Path agentJar, String agentOptions, List<String> peArgs, Rpc rpc, Path scratch)

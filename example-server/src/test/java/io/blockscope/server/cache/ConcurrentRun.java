@@ -21,20 +21,21 @@ public final class ConcurrentRun {
 
     /** Adds a thread repeating {@code step}, fed a random generator seeded with {@code seed}. */
     public ConcurrentRun repeat(String name, long seed, Consumer<SplittableRandom> step) {
-        threads.add(new Thread(
+        Thread thread = new Thread(
                 () -> {
                     SplittableRandom random = new SplittableRandom(seed);
-                    try {
-                        while (!stop.get()) {
-                            step.accept(random);
-                        }
-                    } catch (Throwable t) {
-                        // A worker's AssertionError must fail the test, not die with its thread.
-                        failures.add(t);
-                        stop.set(true);
+                    while (!stop.get()) {
+                        step.accept(random);
                     }
                 },
-                name));
+                name);
+        // A worker's AssertionError must fail the test, not die with its thread; a step releases what
+        // it takes in its own finally, so nothing here stands between a take and its release.
+        thread.setUncaughtExceptionHandler((t, e) -> {
+            failures.add(e);
+            stop.set(true);
+        });
+        threads.add(thread);
         return this;
     }
 

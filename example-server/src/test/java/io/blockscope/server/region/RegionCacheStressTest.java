@@ -19,6 +19,8 @@ import io.blockscope.server.load.TableSpec;
 import io.blockscope.server.load.ValueDistribution;
 import io.blockscope.server.rpc.CellBlock;
 import io.blockscope.server.rpc.ClientCell;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +67,15 @@ class RegionCacheStressTest {
             List<Thread> threads = new ArrayList<>();
             for (int r = 0; r < 3; r++) {
                 long seed = r;
-                threads.add(new Thread(() -> read(region, spec, seed, stop, verifiedCells, failure), "reader-" + r));
+                threads.add(new Thread(
+                        () -> {
+                            try {
+                                read(region, spec, seed, stop, verifiedCells);
+                            } catch (IOException e) {
+                                throw new UncheckedIOException(e);
+                            }
+                        },
+                        "reader-" + r));
             }
             List<String> files = new ArrayList<>();
             for (String f : region.manifest().storeFiles()) {
@@ -75,7 +85,9 @@ class RegionCacheStressTest {
                         .normalize()
                         .toString());
             }
-            threads.add(new Thread(() -> churn(cache, files, stop, failure), "churn"));
+            threads.add(new Thread(() -> churn(cache, files, stop), "churn"));
+            // a thread's AssertionError is handed to the test thread; each release is in a finally
+            threads.forEach(t -> t.setUncaughtExceptionHandler((thread, e) -> failure.compareAndSet(null, e)));
             threads.forEach(Thread::start);
             long end = System.nanoTime() + RUN_NANOS;
             while (System.nanoTime() < end && failure.get() == null) {
@@ -100,87 +112,70 @@ class RegionCacheStressTest {
         }
     }
 
-    private static void read(
-            Region region,
-            TableSpec spec,
-            long seed,
-            AtomicBoolean stop,
-            AtomicLong verified,
-            AtomicReference<Throwable> failure) {
+    private static void read(Region region, TableSpec spec, long seed, AtomicBoolean stop, AtomicLong verified)
+            throws IOException {
         SplittableRandom random = new SplittableRandom(seed);
-        try {
-            while (!stop.get()) {
-                List<ClientCell> expected = new ArrayList<>();
-                ReadResult result;
-                switch (random.nextInt(3)) {
-                    case 0 -> {
-                        long row = random.nextLong(spec.rows());
-                        expected.addAll(TestTable.expectedRow(spec, row));
-                        result = region.get(TableSpec.rowKey(row), Long.MAX_VALUE);
-                    }
-                    case 1 -> {
-                        byte[][] keys = new byte[20][];
-                        for (int i = 0; i < keys.length; i++) {
-                            long row = random.nextLong(spec.rows());
-                            keys[i] = TableSpec.rowKey(row);
-                            expected.addAll(TestTable.expectedRow(spec, row));
-                        }
-                        result = region.multiGet(keys, keys.length, Long.MAX_VALUE);
-                    }
-                    default -> {
-                        long first = random.nextLong(spec.rows() - 100);
-                        expected.addAll(TestTable.expectedRows(spec, first, first + 100));
-                        result = region.scan(
-                                new ScanSpec(
-                                        TableSpec.rowKey(first),
-                                        TableSpec.rowKey(first + 100),
-                                        FilterSpec.none(),
-                                        1000,
-                                        Long.MAX_VALUE,
-                                        CellBlock::encodedLength),
-                                Long.MAX_VALUE);
-                    }
+        while (!stop.get()) {
+            List<ClientCell> expected = new ArrayList<>();
+            ReadResult result;
+            switch (random.nextInt(3)) {
+                case 0 -> {
+                    long row = random.nextLong(spec.rows());
+                    expected.addAll(TestTable.expectedRow(spec, row));
+                    result = region.get(TableSpec.rowKey(row), Long.MAX_VALUE);
                 }
-                try {
-                    // Hold the cells a moment, as a response being written would, while the cache churns.
-                    Thread.yield();
-                    List<ClientCell> got = TestTable.cells(result);
-                    if (!expected.equals(got)) {
-                        throw new AssertionError(
-                                "wrong cells: expected " + expected.size() + " cells starting " + expected.get(0)
-                                        + ", got " + got.size() + (got.isEmpty() ? "" : " starting " + got.get(0)));
+                case 1 -> {
+                    byte[][] keys = new byte[20][];
+                    for (int i = 0; i < keys.length; i++) {
+                        long row = random.nextLong(spec.rows());
+                        keys[i] = TableSpec.rowKey(row);
+                        expected.addAll(TestTable.expectedRow(spec, row));
                     }
-                    verified.addAndGet(got.size());
-                } finally {
-                    result.release();
+                    result = region.multiGet(keys, keys.length, Long.MAX_VALUE);
+                }
+                default -> {
+                    long first = random.nextLong(spec.rows() - 100);
+                    expected.addAll(TestTable.expectedRows(spec, first, first + 100));
+                    result = region.scan(
+                            new ScanSpec(
+                                    TableSpec.rowKey(first),
+                                    TableSpec.rowKey(first + 100),
+                                    FilterSpec.none(),
+                                    1000,
+                                    Long.MAX_VALUE,
+                                    CellBlock::encodedLength),
+                            Long.MAX_VALUE);
                 }
             }
-        } catch (Throwable t) {
-            // Handed to the test thread: an AssertionError here must fail the test.
-            failure.compareAndSet(null, t);
+            try {
+                // Hold the cells a moment, as a response being written would, while the cache churns.
+                Thread.yield();
+                List<ClientCell> got = TestTable.cells(result);
+                if (!expected.equals(got)) {
+                    throw new AssertionError(
+                            "wrong cells: expected " + expected.size() + " cells starting " + expected.get(0) + ", got "
+                                    + got.size() + (got.isEmpty() ? "" : " starting " + got.get(0)));
+                }
+                verified.addAndGet(got.size());
+            } finally {
+                result.release();
+            }
         }
     }
 
     /** Evicts whole files and fills the freed slots with blocks of garbage under other keys. */
-    private static void churn(
-            CombinedBlockCache cache, List<String> files, AtomicBoolean stop, AtomicReference<Throwable> failure) {
+    private static void churn(CombinedBlockCache cache, List<String> files, AtomicBoolean stop) {
         SplittableRandom random = new SplittableRandom(7);
         long next = 0;
-        try {
-            while (!stop.get()) {
-                cache.evictBlocksByFile(files.get(random.nextInt(files.size())));
-                for (int i = 0; i < 8; i++) {
-                    byte[] garbage = new byte[3000 + random.nextInt(1000)];
-                    random.nextBytes(garbage);
-                    BlockCacheKey key = new BlockCacheKey("churn", next++);
-                    cache.cacheBlock(
-                            key, new Block(BlockType.DATA, ByteBuff.wrap(garbage), Block.MemoryType.EXCLUSIVE));
-                }
-                cache.evictBlocksByFile("churn");
+        while (!stop.get()) {
+            cache.evictBlocksByFile(files.get(random.nextInt(files.size())));
+            for (int i = 0; i < 8; i++) {
+                byte[] garbage = new byte[3000 + random.nextInt(1000)];
+                random.nextBytes(garbage);
+                BlockCacheKey key = new BlockCacheKey("churn", next++);
+                cache.cacheBlock(key, new Block(BlockType.DATA, ByteBuff.wrap(garbage), Block.MemoryType.EXCLUSIVE));
             }
-        } catch (Throwable t) {
-            // Handed to the test thread: an AssertionError here must fail the test.
-            failure.compareAndSet(null, t);
+            cache.evictBlocksByFile("churn");
         }
     }
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Times every Fleet overview query against one or more Prometheus-API endpoints holding a synthetic fleet.
 
-Queries come from the dashboard JSON with Grafana's "All" values (job=~".*", instance=~".*").
+Queries come from the dashboard JSON with Grafana's "All" value (job=~".*").
 Instant queries run at END, range queries over the MINUTES before END at a 15 s step (what a
 1,500 px wide panel over that range asks for). Each runs REPEATS times (the reference rows without
-rules at most 5); p50, p95 and the maximum are reported. Extra rows run the cluster trends without their per-job rules and the copy-to-heap
+rules at most 5); p50, p95 and the maximum are reported. Extra rows run the stats, top-10 tables and
+cluster trends without their per-job rules (every server's series on each refresh) and the copy-to-heap
 top-k from the raw counters, as they would cost without the recording rules.
 
 With several endpoints (NAME=URL,NAME=URL: one Prometheus and a Thanos Query in front of the same
@@ -31,7 +32,7 @@ if '--json' in args:
     del args[i:i + 2]
 endpoints, dashboard, end, minutes, repeats = args[0], args[1], int(args[2]), int(args[3]), int(args[4])
 arms = [e.split('=', 1) if '=' in e else ['prometheus', e] for e in endpoints.split(',')]
-values = {'$__rate_interval': '1m', '$__range': '%dm' % minutes, '$__interval': '15s', '$job': '.*', '$instance': '.*'}
+values = {'$__rate_interval': '1m', '$__range': '%dm' % minutes, '$__interval': '15s', '$job': '.*'}
 # Labels a querier in front of HA pairs adds (external labels); the same series on one Prometheus lacks them.
 added_labels = ('cluster', 'replica')
 
@@ -98,7 +99,12 @@ d = json.load(open(dashboard))
 for p in d['panels']:
     for t in p.get('targets', []):
         rows.append(('panel %d %s (%s)' % (p['id'], p['title'], t['refId']), resolve(t['expr']), t.get('instant', False)))
-# the cluster trends as they were before the per-job rules: every instance's series on every refresh
+# the stats, tables and cluster trends without the per-job rules: every instance's series on every refresh
+rows.append(('panel 2 without the per-job rule', 'count(up{job=~".*", instance=~".*"} == 1) or vector(0)', True))
+rows.append(('panel 7 without the per-job rule', 'max(instance:blockscope_gc_pause_seconds:p99_rate5m{job=~".*", instance=~".*"})', True))
+rows.append(('panel 11 without the per-job top 10', 'topk(10, instance:blockscope_copy_to_heap_bytes:rate1m{job=~".*", instance=~".*"})', True))
+rows.append(('panel 14 without the per-job top 10', 'topk(10, sum by (job, instance) (blockscope_block_refs_outstanding{job=~".*", instance=~".*"}))', True))
+rows.append(('panel 23 (B) without the per-job rule', 'quantile(0.5, instance:blockscope_gc_pause_seconds:p99_rate5m{job=~".*", instance=~".*"})', False))
 rows.append(('panel 21 without the per-job rule', 'sum by (component) (instance_component:blockscope_copy_to_heap_bytes:rate1m{job=~".*", instance=~".*"})', False))
 rows.append(('panel 22 without the per-job rule', 'sum by (tier, result) (rate(blockscope_block_cache_gets_total{job=~".*", instance=~".*"}[1m]))', False))
 rows.append(('panel 24 without the per-job rule', 'sum by (tier) (blockscope_block_refs_outstanding{job=~".*", instance=~".*"})', False))

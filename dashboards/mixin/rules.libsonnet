@@ -91,6 +91,44 @@
               sum by (%(by)s) (rate(blockscope_gc_pause_seconds_sum{%(selector)s}[5m]))
             ||| % c,
           },
+          // The fleet dashboard's stats and top-10 tables: one series per job, or ten. Behind a global
+          // querier (Thanos Query) reading every server's series on each refresh takes seconds at 15,000
+          // servers (docs/benchmarks-fleet.md); each Prometheus ranks its own servers here instead, and the
+          // dashboard ranks the rankings: the top 10 of each job's top 10 is the fleet's top 10.
+          {
+            // == bool: a count of 0 is a series too (count() of nothing is no series).
+            record: 'job:blockscope_instances_up:count',
+            expr: 'sum by (%(jobBy)s) (up{%(selector)s} == bool 1)' % (c { jobBy: jobBy }),
+          },
+          {
+            record: 'job:blockscope_instances_down:count',
+            expr: 'sum by (%(jobBy)s) (up{%(selector)s} == bool 0)' % (c { jobBy: jobBy }),
+          },
+          {
+            record: 'job:blockscope_gc_pause_seconds:max_p99_rate5m',
+            expr: 'max by (%(jobBy)s) (instance:blockscope_gc_pause_seconds:p99_rate5m{%(recordedSelector)s})' % (c { jobBy: jobBy }),
+          },
+          {
+            // A median does not add up across jobs or clusters: the dashboard shows one line per job.
+            record: 'job:blockscope_gc_pause_seconds:median_p99_rate5m',
+            expr: 'quantile by (%(jobBy)s) (0.5, instance:blockscope_gc_pause_seconds:p99_rate5m{%(recordedSelector)s})' % (c { jobBy: jobBy }),
+          },
+          {
+            record: 'instance:blockscope_copy_to_heap_bytes:top10_rate1m',
+            expr: 'topk by (%(jobBy)s) (10, instance:blockscope_copy_to_heap_bytes:rate1m{%(recordedSelector)s})' % (c { jobBy: jobBy }),
+          },
+          {
+            record: 'instance:blockscope_gc_pause_seconds:top10_p99_rate5m',
+            expr: 'topk by (%(jobBy)s) (10, instance:blockscope_gc_pause_seconds:p99_rate5m{%(recordedSelector)s})' % (c { jobBy: jobBy }),
+          },
+          {
+            record: 'instance:blockscope_gc_pause_time:top10_ratio_rate5m',
+            expr: 'topk by (%(jobBy)s) (10, instance:blockscope_gc_pause_time:ratio_rate5m{%(recordedSelector)s})' % (c { jobBy: jobBy }),
+          },
+          {
+            record: 'instance:blockscope_block_refs_outstanding:top10_sum',
+            expr: 'topk by (%(jobBy)s) (10, sum by (%(by)s) (blockscope_block_refs_outstanding{%(selector)s}))' % (c { jobBy: jobBy }),
+          },
         ],
       },
     ],

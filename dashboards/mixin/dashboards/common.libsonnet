@@ -6,16 +6,15 @@
     // Thanos Query it ranks the servers of every cluster at once.
     local clusters = if c.clusterLabel != '' then '%s=~"$cluster", ' % c.clusterLabel else '',
     server: cluster + 'job="$job", instance="$instance"',
-    fleet: clusters + 'job=~"$job", instance=~"$instance"',
     jobs: clusters + 'job=~"$job"',
     by: c.by,
     linkVars: (if c.clusterLabel != '' then 'var-cluster=${__data.fields.%s}&' % c.clusterLabel else '')
               + 'var-job=${__data.fields.job}&var-instance=${__data.fields.instance}',
   },
 
-  // datasource, [cluster,] job, instance. Every query variable lists only targets that export
-  // blockscope_exporter_build_info and match _config's selector, so neither the lists nor "All"
-  // reach the targets of other jobs.
+  // datasource, [cluster,] job and, for one server, instance. Every query variable lists only targets
+  // that export blockscope_exporter_build_info and match _config's selector, so neither the lists nor
+  // "All" reach the targets of other jobs. The fleet view has no instance: its panels read per-job rules.
   variables(c, fleet):: [
     {
       name: 'datasource',
@@ -36,10 +35,12 @@
   ) + [
     local cluster = if c.clusterLabel != '' then '%s%s"$cluster", ' % [c.clusterLabel, if fleet then '=~' else '='] else '';
     self.queryVariable('job', 'Job', 'label_values(blockscope_exporter_build_info{%s%s}, job)' % [cluster, c.selector], fleet),
-    local cluster = if c.clusterLabel != '' then '%s%s"$cluster", ' % [c.clusterLabel, if fleet then '=~' else '='] else '';
-    self.queryVariable('instance', 'Instance', 'label_values(blockscope_exporter_build_info{%sjob%s"$job"}, instance)' % [cluster, if fleet then '=~' else '='], fleet)
-    + (if fleet then { allValue: '.*' } else {}),
-  ],
+  ] + (
+    if fleet then [] else [
+      local cluster = if c.clusterLabel != '' then '%s="$cluster", ' % c.clusterLabel else '';
+      self.queryVariable('instance', 'Instance', 'label_values(blockscope_exporter_build_info{%sjob="$job"}, instance)' % cluster, false),
+    ]
+  ),
 
   // A Prometheus query variable; multi-value with All (the listed values, not .*) in the fleet view.
   queryVariable(name, label, query, multi):: {

@@ -1,6 +1,8 @@
 // Generated once from the Grafana JSON, now the source: edit here, then run bash dashboards/render.sh.
-// q() fills the selectors: %(server)s = one server (cluster, job, instance), %(fleet)s = the chosen
-// jobs and instances, %(by)s = the labels of one server, %(linkVars)s = a data link's server variables.
+// q() fills the selectors: %(jobs)s = the chosen clusters and jobs, %(by)s = the labels of one server,
+// %(linkVars)s = a data link's server variables. The fleet is chosen by cluster and job, not by instance:
+// every stat and top-10 table reads a per-job recording rule (rules.libsonnet), which a per-instance
+// filter could not narrow; one server is the Offheap read path dashboard's.
 local common = import 'common.libsonnet';
 
 function(config)
@@ -8,12 +10,13 @@ function(config)
   // The fleet's tables: one table name in two clusters is two tables.
   local tableBy = (if config.clusterLabel != '' then config.clusterLabel + ', ' else '') + 'table';
   local tableLegend = (if config.clusterLabel != '' then '{{%s}} ' % config.clusterLabel else '') + '{{table}}';
+  local medianLegend = 'median of ' + (if config.clusterLabel != '' then '{{%s}} ' % config.clusterLabel else '') + '{{job}}';
   local variables = common.variables(config, fleet=true);
   {
   id: null,
   uid: "blockscope-fleet",
   title: "Fleet overview",
-  description: "Hundreds of servers at a glance: top-k instances by copy-to-heap bytes, GC pause p99, outstanding references and leaks, and cluster totals. Reads recording rules, so it stays fast at 1,500 instances; click an instance to open its Offheap read path dashboard.",
+  description: "Hundreds of servers at a glance: top-k instances by copy-to-heap bytes, GC pause p99, outstanding references and leaks, and cluster totals. Reads per-job recording rules, so it stays fast at 15,000 instances, through Thanos Query too; click an instance to open its Offheap read path dashboard.",
   tags: ["blockscope", "jvm", "offheap"],
   editable: true,
   graphTooltip: 1,
@@ -65,7 +68,7 @@ function(config)
         hide: false,
         iconColor: "red",
         name: "Firing blockscope alerts",
-        expr: q("ALERTS{%(fleet)s, alertstate=\"firing\", alertname=~\"Blockscope.*\"}"),
+        expr: q("ALERTS{%(jobs)s, alertstate=\"firing\", alertname=~\"Blockscope.*\"}"),
         step: "1m",
         titleFormat: "{{alertname}}",
         textFormat: "{{alertname}} on {{instance}}",
@@ -93,7 +96,7 @@ function(config)
       id: 2,
       type: "stat",
       title: "Instances up",
-      description: "Targets of the selected jobs whose last scrape succeeded (up == 1). Healthy: the number of servers you run.",
+      description: "Targets of the selected jobs whose last scrape succeeded (up == 1; recording rule job:blockscope_instances_up:count). Healthy: the number of servers you run.",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",
@@ -129,7 +132,7 @@ function(config)
             uid: "${datasource}",
           },
           refId: "A",
-          expr: q("count(up{%(fleet)s} == 1) or vector(0)"),
+          expr: q("sum(job:blockscope_instances_up:count{%(jobs)s}) or vector(0)"),
           editorMode: "code",
           legendFormat: "up",
           range: false,
@@ -156,7 +159,7 @@ function(config)
       id: 3,
       type: "stat",
       title: "Instances down",
-      description: "Targets of the selected jobs whose last scrape failed (up == 0). Healthy: 0 (alert BlockscopeScrapeFailing).",
+      description: "Targets of the selected jobs whose last scrape failed (up == 0; recording rule job:blockscope_instances_down:count). Healthy: 0 (alert BlockscopeScrapeFailing).",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",
@@ -196,7 +199,7 @@ function(config)
             uid: "${datasource}",
           },
           refId: "A",
-          expr: q("count(up{%(fleet)s} == 0) or vector(0)"),
+          expr: q("sum(job:blockscope_instances_down:count{%(jobs)s}) or vector(0)"),
           editorMode: "code",
           legendFormat: "down",
           range: false,
@@ -223,7 +226,7 @@ function(config)
       id: 4,
       type: "stat",
       title: "Cluster copy-to-heap",
-      description: "Bytes copied from offheap cells onto the heap per second, summed over the selected instances (recording rule instance:blockscope_copy_to_heap_bytes:rate1m). Healthy: near zero for zero-copy servers; copy-mode servers copy whole blocks by design.",
+      description: "Bytes copied from offheap cells onto the heap per second, summed over the selected jobs (recording rule job_component:blockscope_copy_to_heap_bytes:rate1m). Healthy: near zero for zero-copy servers; copy-mode servers copy whole blocks by design.",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",
@@ -259,7 +262,7 @@ function(config)
             uid: "${datasource}",
           },
           refId: "A",
-          expr: q("sum(instance:blockscope_copy_to_heap_bytes:rate1m{%(fleet)s}) or vector(0)"),
+          expr: q("sum(job_component:blockscope_copy_to_heap_bytes:rate1m{%(jobs)s}) or vector(0)"),
           editorMode: "code",
           legendFormat: "copy",
           range: false,
@@ -326,7 +329,7 @@ function(config)
             uid: "${datasource}",
           },
           refId: "A",
-          expr: q("count(blockscope_read_path_mode{%(fleet)s, mode=\"copy\"} == 1) or vector(0)"),
+          expr: q("count(blockscope_read_path_mode{%(jobs)s, mode=\"copy\"} == 1) or vector(0)"),
           editorMode: "code",
           legendFormat: "copy mode",
           range: false,
@@ -353,7 +356,7 @@ function(config)
       id: 6,
       type: "stat",
       title: "Leaks in range",
-      description: "Block checkout and pool buffer leaks detected over the selected time range on the selected instances (blockscope_block_leaks_total, both kinds). Healthy: 0 (alert BlockscopeBlockRefLeak).",
+      description: "Block checkout and pool buffer leaks detected over the selected time range on the servers of the selected jobs (blockscope_block_leaks_total, both kinds). Healthy: 0 (alert BlockscopeBlockRefLeak).",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",
@@ -394,7 +397,7 @@ function(config)
             uid: "${datasource}",
           },
           refId: "A",
-          expr: q("sum((increase(blockscope_block_leaks_total{%(fleet)s}[$__range]) and blockscope_block_leaks_total{%(fleet)s} offset $__range) or (blockscope_block_leaks_total{%(fleet)s} unless blockscope_block_leaks_total{%(fleet)s} offset $__range)) or vector(0)"),
+          expr: q("sum((increase(blockscope_block_leaks_total{%(jobs)s}[$__range]) and blockscope_block_leaks_total{%(jobs)s} offset $__range) or (blockscope_block_leaks_total{%(jobs)s} unless blockscope_block_leaks_total{%(jobs)s} offset $__range)) or vector(0)"),
           editorMode: "code",
           legendFormat: "leaks",
           range: false,
@@ -421,7 +424,7 @@ function(config)
       id: 7,
       type: "stat",
       title: "Worst GC pause p99",
-      description: "The highest per-instance 99th percentile GC pause over the last 5 minutes (recording rule instance:blockscope_gc_pause_seconds:p99_rate5m). Healthy: below 200ms (alert BlockscopeGcPauseP99High).",
+      description: "The highest per-instance 99th percentile GC pause over the last 5 minutes (recording rule job:blockscope_gc_pause_seconds:max_p99_rate5m of instance:blockscope_gc_pause_seconds:p99_rate5m). Healthy: below 200ms (alert BlockscopeGcPauseP99High).",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",
@@ -465,7 +468,7 @@ function(config)
             uid: "${datasource}",
           },
           refId: "A",
-          expr: q("max(instance:blockscope_gc_pause_seconds:p99_rate5m{%(fleet)s})"),
+          expr: q("max(job:blockscope_gc_pause_seconds:max_p99_rate5m{%(jobs)s})"),
           editorMode: "code",
           legendFormat: "worst p99",
           range: false,
@@ -505,7 +508,7 @@ function(config)
       id: 11,
       type: "table",
       title: "Top 10 by copy-to-heap bytes/s",
-      description: "The 10 instances copying the most bytes from offheap cells onto the heap over the last minute (recording rule instance:blockscope_copy_to_heap_bytes:rate1m). Healthy: zero-copy servers near zero. Click an instance to see its hottest copy sites.",
+      description: "The 10 instances copying the most bytes from offheap cells onto the heap over the last minute (recording rule instance:blockscope_copy_to_heap_bytes:top10_rate1m: each job's top 10 of instance:blockscope_copy_to_heap_bytes:rate1m). Healthy: zero-copy servers near zero. Click an instance to see its hottest copy sites.",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",
@@ -555,7 +558,7 @@ function(config)
             uid: "${datasource}",
           },
           refId: "A",
-          expr: q("topk(10, instance:blockscope_copy_to_heap_bytes:rate1m{%(fleet)s})"),
+          expr: q("topk(10, instance:blockscope_copy_to_heap_bytes:top10_rate1m{%(jobs)s})"),
           editorMode: "code",
           range: false,
           instant: true,
@@ -596,7 +599,7 @@ function(config)
       id: 12,
       type: "table",
       title: "Top 10 by GC pause p99",
-      description: "The 10 instances with the highest 99th percentile stop-the-world pause over the last 5 minutes (recording rule instance:blockscope_gc_pause_seconds:p99_rate5m, from native histograms). Healthy: all below 200ms.",
+      description: "The 10 instances with the highest 99th percentile stop-the-world pause over the last 5 minutes (recording rule instance:blockscope_gc_pause_seconds:top10_p99_rate5m: each job's top 10 of instance:blockscope_gc_pause_seconds:p99_rate5m, from native histograms). Healthy: all below 200ms.",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",
@@ -646,7 +649,7 @@ function(config)
             uid: "${datasource}",
           },
           refId: "A",
-          expr: q("topk(10, instance:blockscope_gc_pause_seconds:p99_rate5m{%(fleet)s})"),
+          expr: q("topk(10, instance:blockscope_gc_pause_seconds:top10_p99_rate5m{%(jobs)s})"),
           editorMode: "code",
           range: false,
           instant: true,
@@ -687,7 +690,7 @@ function(config)
       id: 13,
       type: "table",
       title: "Top 10 by time paused",
-      description: "The 10 instances spending the largest share of time in stop-the-world pauses over the last 5 minutes (recording rule instance:blockscope_gc_pause_time:ratio_rate5m). Healthy: all under 1-2%; above 5% fires BlockscopeGcPauseTimeHigh.",
+      description: "The 10 instances spending the largest share of time in stop-the-world pauses over the last 5 minutes (recording rule instance:blockscope_gc_pause_time:top10_ratio_rate5m: each job's top 10 of instance:blockscope_gc_pause_time:ratio_rate5m). Healthy: all under 1-2%; above 5% fires BlockscopeGcPauseTimeHigh.",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",
@@ -737,7 +740,7 @@ function(config)
             uid: "${datasource}",
           },
           refId: "A",
-          expr: q("topk(10, instance:blockscope_gc_pause_time:ratio_rate5m{%(fleet)s})"),
+          expr: q("topk(10, instance:blockscope_gc_pause_time:top10_ratio_rate5m{%(jobs)s})"),
           editorMode: "code",
           range: false,
           instant: true,
@@ -778,7 +781,7 @@ function(config)
       id: 14,
       type: "table",
       title: "Top 10 by outstanding block references",
-      description: "The 10 instances with the most blocks handed out by getBlock and not yet returned, all tiers (blockscope_block_refs_outstanding). Healthy: in line with requests in flight; an instance that stays on top while idle leaks references.",
+      description: "The 10 instances with the most blocks handed out by getBlock and not yet returned, all tiers (recording rule instance:blockscope_block_refs_outstanding:top10_sum: each job's top 10 of blockscope_block_refs_outstanding). Healthy: in line with requests in flight; an instance that stays on top while idle leaks references.",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",
@@ -828,7 +831,7 @@ function(config)
             uid: "${datasource}",
           },
           refId: "A",
-          expr: q("topk(10, sum by (%(by)s) (blockscope_block_refs_outstanding{%(fleet)s}))"),
+          expr: q("topk(10, instance:blockscope_block_refs_outstanding:top10_sum{%(jobs)s})"),
           editorMode: "code",
           range: false,
           instant: true,
@@ -920,7 +923,7 @@ function(config)
             uid: "${datasource}",
           },
           refId: "A",
-          expr: q("topk(10, sum by (%(by)s) ((increase(blockscope_block_leaks_total{%(fleet)s}[$__range]) and blockscope_block_leaks_total{%(fleet)s} offset $__range) or (blockscope_block_leaks_total{%(fleet)s} unless blockscope_block_leaks_total{%(fleet)s} offset $__range)) > 0)"),
+          expr: q("topk(10, sum by (%(by)s) ((increase(blockscope_block_leaks_total{%(jobs)s}[$__range]) and blockscope_block_leaks_total{%(jobs)s} offset $__range) or (blockscope_block_leaks_total{%(jobs)s} unless blockscope_block_leaks_total{%(jobs)s} offset $__range)) > 0)"),
           editorMode: "code",
           range: false,
           instant: true,
@@ -974,7 +977,7 @@ function(config)
       id: 21,
       type: "timeseries",
       title: "Cluster copy-to-heap bytes/s by component",
-      description: "Bytes copied onto the heap per second over all instances of the selected jobs, by component (recording rule job_component:blockscope_copy_to_heap_bytes:rate1m, one series per job: fast at 15,000 servers; the instance selection narrows the stats and tables, not these totals). Healthy: near zero except block on copy-mode servers; a new band after a deploy points at the code that started copying.",
+      description: "Bytes copied onto the heap per second over all instances of the selected jobs, by component (recording rule job_component:blockscope_copy_to_heap_bytes:rate1m, one series per job: fast at 15,000 servers). Healthy: near zero except block on copy-mode servers; a new band after a deploy points at the code that started copying.",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",
@@ -1117,8 +1120,8 @@ function(config)
     {
       id: 23,
       type: "timeseries",
-      title: "GC pause p99: worst and median instance",
-      description: "The worst and the median per-instance GC pause p99 over the selected instances (recording rule instance:blockscope_gc_pause_seconds:p99_rate5m). Healthy: both flat and below 200ms; a worst line far above the median points at a few sick instances (see the top 10 table).",
+      title: "GC pause p99: worst instance and each job's median",
+      description: "The worst per-instance GC pause p99 over the selected jobs, and each job's median instance (recording rules job:blockscope_gc_pause_seconds:max_p99_rate5m and :median_p99_rate5m of instance:blockscope_gc_pause_seconds:p99_rate5m; a median does not add up across jobs or clusters, so each has its line). Healthy: both flat and below 200ms; a worst line far above the median points at a few sick instances (see the top 10 table).",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",
@@ -1173,7 +1176,7 @@ function(config)
             uid: "${datasource}",
           },
           refId: "A",
-          expr: q("max(instance:blockscope_gc_pause_seconds:p99_rate5m{%(fleet)s})"),
+          expr: q("max(job:blockscope_gc_pause_seconds:max_p99_rate5m{%(jobs)s})"),
           editorMode: "code",
           legendFormat: "worst",
           range: true,
@@ -1185,9 +1188,9 @@ function(config)
             uid: "${datasource}",
           },
           refId: "B",
-          expr: q("quantile(0.5, instance:blockscope_gc_pause_seconds:p99_rate5m{%(fleet)s})"),
+          expr: q("job:blockscope_gc_pause_seconds:median_p99_rate5m{%(jobs)s}"),
           editorMode: "code",
-          legendFormat: "median",
+          legendFormat: medianLegend,
           range: true,
           instant: false,
         },
@@ -1281,7 +1284,7 @@ function(config)
       id: 25,
       type: "timeseries",
       title: "Tables that copy most (HBase)",
-      description: "The 10 tables (namespace:table) that copy the most bytes onto the heap per second over all instances of the selected jobs (recording rule job_table:blockscope_copy_to_heap_bytes:rate1m of blockscope_copy_to_heap_bytes_by_table_total, one series per job and table: fast at 15,000 servers; the instance selection does not narrow it). Healthy: near zero. A table on top is whose reads to look at first: open a server of its job and read its by-table and by-user panels. (none): copies outside any table; other: tables past some server's tables cap (default 50), not one table. HBase (hbase2 profile) only.",
+      description: "The 10 tables (namespace:table) that copy the most bytes onto the heap per second over all instances of the selected jobs (recording rule job_table:blockscope_copy_to_heap_bytes:rate1m of blockscope_copy_to_heap_bytes_by_table_total, one series per job and table: fast at 15,000 servers). Healthy: near zero. A table on top is whose reads to look at first: open a server of its job and read its by-table and by-user panels. (none): copies outside any table; other: tables past some server's tables cap (default 50), not one table. HBase (hbase2 profile) only.",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",
@@ -1353,7 +1356,7 @@ function(config)
       id: 26,
       type: "timeseries",
       title: "Tables with stuck pool buffers (HBase 2.3+)",
-      description: "The 10 tables (namespace:table) with the most allocator pool buffers out of the pool longer than the agent's leak.age, summed over the selected instances (blockscope_allocator_pool_buffers_stuck_by_table: every take counted; only servers with stuck buffers export it, so it is read raw, without a recording rule). Healthy: one line, none stuck, at 0 (shown while no table has a stuck buffer). A table on top is whose reads or writes leak the pool's buffers (BlockscopePoolBuffersStuck fires on those servers): open one of them and read its Whose leaks and heap fallbacks row. (none): buffers taken outside any table; other: tables past some server's tables cap (default 50), not one table.",
+      description: "The 10 tables (namespace:table) with the most allocator pool buffers out of the pool longer than the agent's leak.age, summed over the servers of the selected jobs (blockscope_allocator_pool_buffers_stuck_by_table: every take counted; only servers with stuck buffers export it, so it is read raw, without a recording rule). Healthy: one line, none stuck, at 0 (shown while no table has a stuck buffer). A table on top is whose reads or writes leak the pool's buffers (BlockscopePoolBuffersStuck fires on those servers): open one of them and read its Whose leaks and heap fallbacks row. (none): buffers taken outside any table; other: tables past some server's tables cap (default 50), not one table.",
       datasource: {
         type: "prometheus",
         uid: "${datasource}",
@@ -1403,7 +1406,7 @@ function(config)
           },
           refId: "A",
           // or on(): a 0 line only while no table has a stuck buffer, so healthy reads 0, not No data.
-          expr: q("topk(10, sum by (" + tableBy + ") (blockscope_allocator_pool_buffers_stuck_by_table{%(fleet)s})) or on() label_replace(vector(0), \"table\", \"none stuck\", \"\", \"\")"),
+          expr: q("topk(10, sum by (" + tableBy + ") (blockscope_allocator_pool_buffers_stuck_by_table{%(jobs)s})) or on() label_replace(vector(0), \"table\", \"none stuck\", \"\", \"\")"),
           editorMode: "code",
           legendFormat: tableLegend,
           range: true,

@@ -1,6 +1,6 @@
 // Generated once from the Grafana JSON, now the source: edit here, then run bash dashboards/render.sh.
-// q() fills the selectors: %(server)s = one server (cluster, job, instance), %(fleet)s = the chosen
-// jobs and instances, %(by)s = the labels of one server, %(linkVars)s = a data link's server variables.
+// q() fills the selectors: %(server)s = one server (cluster, job, instance), %(by)s = the labels of one
+// server, %(linkVars)s = a data link's server variables.
 local common = import 'common.libsonnet';
 
 function(config)

@@ -70,28 +70,42 @@ class DashboardStructureTest {
                 "no datasource variable of type prometheus");
         JsonNode job = d.variable("job");
         JsonNode instance = d.variable("instance");
-        check(problems, job != null && instance != null, "job and instance variables are required");
-        if (job != null && instance != null) {
-            for (JsonNode v : List.of(job, instance)) {
-                check(
-                        problems,
-                        "query".equals(v.path("type").asText()),
-                        "$" + v.path("name").asText() + " is not a query variable");
-                check(
-                        problems,
-                        PROMETHEUS_DATASOURCE.equals(datasourceOf(v)),
-                        "$" + v.path("name").asText() + " does not query ${datasource}");
-                check(
-                        problems,
-                        v.path("refresh").asInt() == 2,
-                        "$" + v.path("name").asText() + " must refresh on time range change");
-            }
-            String jobQuery = GrafanaDashboard.variableQuery(job);
-            String instanceQuery = GrafanaDashboard.variableQuery(instance);
+        boolean fleet = d.uid().equals(FLEET_UID);
+        if (fleet) {
+            // the fleet's stats and tables read per-job rules, which an instance filter could not narrow
+            check(problems, job != null && instance == null, "the fleet view is chosen by job, not by instance");
+        } else {
+            check(problems, job != null && instance != null, "job and instance variables are required");
+        }
+        List<JsonNode> chosen = new ArrayList<>();
+        if (job != null) {
+            chosen.add(job);
+        }
+        if (instance != null && !fleet) {
+            chosen.add(instance);
+        }
+        for (JsonNode v : chosen) {
             check(
                     problems,
-                    "job".equals(GrafanaDashboard.labelValuesLabel(jobQuery)),
+                    "query".equals(v.path("type").asText()),
+                    "$" + v.path("name").asText() + " is not a query variable");
+            check(
+                    problems,
+                    PROMETHEUS_DATASOURCE.equals(datasourceOf(v)),
+                    "$" + v.path("name").asText() + " does not query ${datasource}");
+            check(
+                    problems,
+                    v.path("refresh").asInt() == 2,
+                    "$" + v.path("name").asText() + " must refresh on time range change");
+        }
+        if (job != null) {
+            check(
+                    problems,
+                    "job".equals(GrafanaDashboard.labelValuesLabel(GrafanaDashboard.variableQuery(job))),
                     "$job does not list job label values");
+        }
+        if (instance != null && !fleet) {
+            String instanceQuery = GrafanaDashboard.variableQuery(instance);
             check(
                     problems,
                     "instance".equals(GrafanaDashboard.labelValuesLabel(instanceQuery)),
@@ -235,16 +249,16 @@ class DashboardStructureTest {
     void everySelectorIsScopedToTheChosenJobAndInstance(GrafanaDashboard d) {
         boolean fleet = d.uid().equals(FLEET_UID);
         String job = fleet ? "job=~\"$job\"" : "job=\"$job\"";
-        String instance = fleet ? "instance=~\"$instance\"" : "instance=\"$instance\"";
+        String instance = "instance=\"$instance\"";
         List<String> problems = new ArrayList<>();
         for (GrafanaDashboard.Query q : d.queries()) {
             if (q.refId().equals("variable")) {
                 continue; // variables build the scope
             }
             for (PromQl.Selector s : PromQl.selectors(q.expr())) {
-                if (fleet && s.metric().startsWith("job_")) {
-                    // per-job recording rules (the cluster trends at 15,000 servers) have no instance label:
-                    // an instance matcher would match them only when Instance is All
+                if (fleet) {
+                    // the fleet view has no $instance: its per-job rules (the stats, top 10s and trends at
+                    // 15,000 servers) would match an instance matcher only when Instance is All
                     check(
                             problems,
                             s.matchers().contains(job) && !s.matchers().contains("instance"),

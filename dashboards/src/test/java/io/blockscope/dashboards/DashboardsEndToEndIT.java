@@ -319,8 +319,8 @@ class DashboardsEndToEndIT {
                 .filter(q -> q.panelId() == 2)
                 .findFirst()
                 .orElseThrow();
-        String expr = PromQl.resolveGrafanaVariables(
-                instancesUp.expr(), Map.of("job", "(" + String.join("|", listed) + ")", "instance", ".*"));
+        String expr =
+                PromQl.resolveGrafanaVariables(instancesUp.expr(), Map.of("job", "(" + String.join("|", listed) + ")"));
         assertEquals(1.0, number(prometheus.query(expr)), instancesUp.where() + " with All: " + expr);
     }
 

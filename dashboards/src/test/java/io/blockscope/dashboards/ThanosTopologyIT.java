@@ -311,7 +311,7 @@ class ThanosTopologyIT {
             Instant at) {
         GrafanaDashboard fleet = GrafanaDashboard.read(mixin.resolve("grafana/fleet-overview.json"));
         Map<String, String> all = new HashMap<>(timing);
-        all.putAll(Map.of("cluster", "(" + String.join("|", CLUSTERS) + ")", "job", "(" + JOB + ")", "instance", ".*"));
+        all.putAll(Map.of("cluster", "(" + String.join("|", CLUSTERS) + ")", "job", "(" + JOB + ")"));
 
         String top = expr(fleet, "Top 10 by copy-to-heap bytes/s", all);
         List<String> ranked = new ArrayList<>();
@@ -320,13 +320,13 @@ class ThanosTopologyIT {
                 + s.path("metric").path("instance").asText()));
         assertEquals(List.of("east/" + east, "west/" + west), ranked, "fleet top 10 through Thanos: " + topAnswer);
 
-        String instances =
-                GrafanaDashboard.labelValuesSelector(GrafanaDashboard.variableQuery(fleet.variable("instance")));
+        String jobs = GrafanaDashboard.labelValuesSelector(GrafanaDashboard.variableQuery(fleet.variable("job")));
         Set<String> listed = new TreeSet<>();
         thanosQuery
-                .query("group by (instance) (" + PromQl.resolveGrafanaVariables(instances, all) + ")", at, true)
-                .forEach(s -> listed.add(s.path("metric").path("instance").asText()));
-        assertEquals(new TreeSet<>(List.of(east, west)), listed, "the fleet's $instance through Thanos");
+                .query("group by (cluster, job) (" + PromQl.resolveGrafanaVariables(jobs, all) + ")", at, true)
+                .forEach(s -> listed.add(s.path("metric").path("cluster").asText() + "/"
+                        + s.path("metric").path("job").asText()));
+        assertEquals(new TreeSet<>(List.of("east/" + JOB, "west/" + JOB)), listed, "the fleet's $job through Thanos");
 
         for (String title : List.of("Cluster copy-to-heap", "Instances up")) {
             String sum = expr(fleet, title, all);

@@ -2,7 +2,7 @@
 """Writes OpenMetrics text for a synthetic fleet, for `promtool tsdb create-blocks-from openmetrics`.
 
 Every instance exports the series the Fleet overview reads (recording-rule outputs, outstanding
-references, getBlock counters, read-path mode, build info, up) plus the raw copy counters the copy
+references, getBlock counters, read-path mode, build info, up, copies by table) plus the raw copy counters the copy
 rules are computed from, so a query over the rules can be compared with the same query over raw series.
 The per-job rules (the cluster trends' sums job_component:..., job_tier_result:..., job_tier:...; the
 stats' counts, maximum and median; the tables' top 10 per job) are computed here from the per-instance
@@ -75,6 +75,10 @@ gauge('blockscope_read_path_mode', lambda h: [(('mode', 'zero-copy'),)], lambda 
 gauge('instance:blockscope_copy_to_heap_bytes:rate1m', one, lambda h: copy_rate[h], keep=True)
 gauge('instance_component:blockscope_copy_to_heap_bytes:rate1m', lambda h: [(('component', c),) for c in components], lambda h: copy_rate[h] / 6,
       'job_component:blockscope_copy_to_heap_bytes:rate1m')
+# hbase2 profile: each server copies for 5 of the cluster's 200 tables (panel "Tables that copy most")
+tables_of = {h: rnd.sample(['ns%d:t%03d' % (i % 4, i) for i in range(200)], 5) for h in hosts}
+gauge('instance_table:blockscope_copy_to_heap_bytes:rate1m', lambda h: [(('table', t),) for t in tables_of[h]], lambda h: copy_rate[h] / 5,
+      'job_table:blockscope_copy_to_heap_bytes:rate1m')
 gauge('instance:blockscope_gc_pause_seconds:p99_rate5m', one, lambda h: rnd.choice([0.005, 0.02, 0.05, 0.3]), keep=True)
 gauge('instance:blockscope_gc_pause_time:ratio_rate5m', one, lambda h: rnd.choice([0.001, 0.01, 0.08]), keep=True)
 gauge('blockscope_block_refs_outstanding', lambda h: [(('tier', 'l1'),), (('tier', 'l2'),)], lambda h: rnd.randint(0, 200),

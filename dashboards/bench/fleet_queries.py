@@ -24,6 +24,8 @@ import time
 import urllib.parse
 import urllib.request
 
+from fleet_stats import quantile
+
 args = sys.argv[1:]
 json_out = None
 if '--json' in args:
@@ -69,13 +71,6 @@ def canonical(result):
     return sorted(out)
 
 
-def percentile(xs, p):
-    xs = sorted(xs)
-    k = (len(xs) - 1) * p
-    lo = int(k)
-    return xs[lo] if lo + 1 >= len(xs) else xs[lo] + (xs[lo + 1] - xs[lo]) * (k - lo)
-
-
 def run(expr, instant, runs):
     timings = {name: [] for name, _ in arms}
     answers = {}
@@ -119,12 +114,12 @@ for name, expr, instant in rows:
     # the rows without rules are the reference, not the dashboard: 5 runs are enough to see their cost
     runs = repeats if name.startswith('panel') and 'without' not in name else min(repeats, 5)
     timings, series, same = run(expr, instant, runs)
-    cells = ''.join(' %.1f | %.1f | %.1f |' % (statistics.median(timings[n]), percentile(timings[n], 0.95), max(timings[n]))
+    cells = ''.join(' %.1f | %.1f | %.1f |' % (statistics.median(timings[n]), quantile(0.95, timings[n]), max(timings[n]))
                     for n, _ in arms)
     print('| %s | %s | %d |%s%s' % (name, 'instant' if instant else 'range', series, cells,
                                     ' %s |' % same if len(arms) > 1 else ''), flush=True)
     records.append({'query': name, 'kind': 'instant' if instant else 'range', 'series': series, 'same': same, 'runs': runs,
-                    'ms': {n: {'p50': round(statistics.median(timings[n]), 1), 'p95': round(percentile(timings[n], 0.95), 1),
+                    'ms': {n: {'p50': round(statistics.median(timings[n]), 1), 'p95': round(quantile(0.95, timings[n]), 1),
                                'max': round(max(timings[n]), 1)} for n, _ in arms}})
 differ = [r['query'] for r in records if r['same'] == 'NO']
 if json_out:

@@ -16,6 +16,8 @@ import collections
 import random
 import sys
 
+from fleet_stats import quantile
+
 instances, minutes, end = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 first = int(sys.argv[4]) if len(sys.argv) > 4 else 0
 cluster = sys.argv[5] if len(sys.argv) > 5 else 'a'
@@ -95,14 +97,6 @@ for rule in sorted({r for r, _ in sums}):
             lbl = ','.join(['cluster="%s"' % cluster, 'job="blockscope"'] + ['%s="%s"' % kv for kv in labels])
             for t in sorted(points):
                 out('%s{%s} %.9g %d\n' % (rule, lbl, points[t], t))
-
-
-def quantile(q, xs):
-    """PromQL's quantile(): linear interpolation between the closest ranks."""
-    xs = sorted(xs)
-    rank = q * (len(xs) - 1)
-    lo = int(rank)
-    return xs[lo] if lo + 1 >= len(xs) else xs[lo] + (xs[lo + 1] - xs[lo]) * (rank - lo)
 
 
 def job_stat(rule, source, stat):

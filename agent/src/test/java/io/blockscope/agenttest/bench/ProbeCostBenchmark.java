@@ -2,11 +2,14 @@ package io.blockscope.agenttest.bench;
 
 import io.blockscope.agent.bootstrap.Bridge;
 import io.blockscope.agent.bootstrap.Checkouts;
+import io.blockscope.agent.bootstrap.Context;
 import io.blockscope.agent.bootstrap.Copies;
+import io.blockscope.agent.bootstrap.HeldBuffers;
 import io.blockscope.agent.bootstrap.Instances;
 import io.blockscope.agent.bootstrap.Sink;
 import io.blockscope.agent.config.AgentConfig;
 import io.blockscope.agent.config.AgentOptions;
+import io.blockscope.agent.record.CallUsers;
 import io.blockscope.agent.record.Recorder;
 import io.blockscope.agent.record.SiteResolver;
 import java.util.List;
@@ -38,7 +41,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code defaults} (the agent's defaults: {@code leak.sample}, {@code leak.rate}, {@code leak.age},
  * {@code tracked}, {@code copy.sample}), {@code matched} (defaults,
  * plus returns matched against checkouts, as the HBase profile's {@code release()} probe does), and
- * {@code every} (every checkout and copy sampled: the cost of one sample). Run with {@code -t 1} and
+ * {@code every} (every checkout and copy sampled: the cost of one sample). Every config but {@code
+ * off} holds pool buffers with their take time, as the agent does for a profile with a pool (the
+ * stuck-buffer count). The context benchmarks are the same in every config: the context probes
+ * have no sampling. Run with {@code -t 1} and
  * {@code -t 2} to see what two threads bumping the same counters cost each other.
  *
  * <pre>
@@ -58,6 +64,26 @@ public class ProbeCostBenchmark {
     private static final int TIER = 1;
     private static final int PROBE = 0;
     private static final int VALUE = 3;
+    /** HBase's {@code TableName} and encoded region name, as the context probes read them. */
+    private static final Object TABLE = "ns:orders";
+
+    private static final Object REGION = "0f3c5d6e7a8b9c0d1e2f3a4b5c6d7e8f";
+    /** An RPC call whose user the agent's reader finds by the hbase2 profile's path. */
+    private static final Object CALL = new Call();
+
+    /** HBase's {@code ServerCall}: the user is a field of the class, not of its interface. */
+    static final class Call {
+        final User user = new User();
+    }
+
+    /** HBase's {@code User}, whose short name is kept. */
+    static final class User {
+        private final String shortName = "alice";
+
+        String getShortName() {
+            return shortName;
+        }
+    }
     /**
      * The agent's own defaults, so that {@code defaults} follows them when they change (the port is
      * required by the parser; no endpoint is opened here).
@@ -76,6 +102,26 @@ public class ProbeCostBenchmark {
     @State(Scope.Thread)
     public static class Reader {
         Object held;
+        /**
+         * A pool's buffers: made once and lent in turn, so their identity hashes are taken once, as
+         * a server's pool buffers' are (a fresh object's first identity hash costs more than a probe).
+         */
+        final Object[] pool = new Object[256];
+
+        int next;
+
+        public Reader() {
+            for (int i = 0; i < pool.length; i++) {
+                pool[i] = new Object();
+                System.identityHashCode(pool[i]);
+            }
+        }
+
+        Object lend() {
+            Object buffer = pool[next];
+            next = (next + 1) & (pool.length - 1);
+            return buffer;
+        }
     }
 
     @Setup
@@ -115,6 +161,8 @@ public class ProbeCostBenchmark {
                 (checkout, reason) -> {});
         matched = config.equals("matched");
         Checkouts.matchReturns(matched ? 65536 : 0);
+        Checkouts.holdBuffers(config.equals("off") ? null : new HeldBuffers(1 << 15));
+        Context.configure(Context.DEFAULT_TABLES, Context.DEFAULT_USERS, new CallUsers("user.getShortName()"));
         Bridge.install(recorder, leakSample, copyCount, copyBytes);
     }
 
@@ -122,6 +170,8 @@ public class ProbeCostBenchmark {
     public void uninstall() {
         Bridge.install(Sink.NONE, 0, 0);
         Checkouts.matchReturns(0);
+        Checkouts.holdBuffers(null);
+        Context.configure(Context.DEFAULT_TABLES, Context.DEFAULT_USERS, Context.UserNames.NONE);
     }
 
     /** The host's work alone: a fresh block, kept while it is read. */
@@ -185,6 +235,44 @@ public class ProbeCostBenchmark {
         slot = Copies.callSlot();
         slot[0] = previousReceiver;
         slot[1] = previousMethod;
+        return block;
+    }
+
+    /**
+     * A pool buffer taken and given back (the allocator probes): counted as a checkout and, unless
+     * {@code off}, held with its take time and table until it comes back. The host's work here is a
+     * buffer lent from the pool, not a fresh object: compare with {@code off}, not {@link #baseline}.
+     */
+    @Benchmark
+    public Object bufferTakeAndGive(Reader reader) {
+        Object buffer = reader.lend();
+        Checkouts.bufferTake(TIER, true, buffer);
+        reader.held = buffer;
+        Checkouts.bufferReturn(TIER, false, buffer);
+        return buffer;
+    }
+
+    /**
+     * An RPC call's context (the {@code call} probe's enter and exit advice): the region the thread
+     * had, the call's user read (by the agent's own reader) and looked up, then both put back.
+     */
+    @Benchmark
+    public Object callContext(Reader reader) {
+        Object block = new Object();
+        Object region = Context.region();
+        long saved = Context.callStart(CALL);
+        reader.held = block;
+        Context.restore(saved, region);
+        return block;
+    }
+
+    /** A region operation's context ({@code region-start} and {@code region-end}): its table set, then put back. */
+    @Benchmark
+    public Object regionContext(Reader reader) {
+        Object block = new Object();
+        Context.regionStart(TABLE, REGION);
+        reader.held = block;
+        Context.regionEnd();
         return block;
     }
 }

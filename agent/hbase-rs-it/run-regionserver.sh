@@ -7,6 +7,8 @@
 #   bash agent/hbase-rs-it/run-regionserver.sh startup N [agent options] # start-up cost, N runs each
 #   bash agent/hbase-rs-it/run-regionserver.sh cost --agent-switch PAIRS [--switch-probes all|NAMES] \
 #        [--switch-mode pause|install] [--duration 2s] [--json FILE]   # the agent's CPU per operation
+#   bash agent/hbase-rs-it/run-regionserver.sh whole --pairs N [--threads 2] [--rows 20000] [--warmup 40s] \
+#        [--duration 30s] [--agent-options OPTS] [--baseline-agent OLD.jar] --json FILE   # whole agent, fresh JVMs
 #
 # `startup` runs the arms (no agent, the built agent, and COMPARE_AGENT_JAR if set: e.g. a jar of an
 # earlier build) in rotating order each round, and prints each run's wall and CPU time to "Master has
@@ -21,6 +23,15 @@
 # alternates windows with the probes recording and paused through the agent's ProbeSwitch MBean:
 # the RegionServer's extra CPU per operation, as `pe --agent-switch` measures the example server
 # (MixedLoadCost lists the options; JSON as docs/results/render.py reads it).
+#
+# `whole` measures the whole agent in fresh JVMs: each pair starts one RegionServer without the agent
+# (or with --baseline-agent's jar) and one with the built agent jar and its defaults, in alternating
+# order, one at a time. Each writes --rows rows, flushes, major-compacts and waits for the compaction,
+# then runs a read-only load (gets, multi-gets, scans, a regex value filter); after --warmup it reads
+# the server's CPU per operation, by thread kind (JIT, GC, VM, JFR, agent, the rest, ended) from
+# /proc, over --duration, and checks that HBase's flush and compaction counters did not move. Prints
+# the B/A ratios with 95% bootstrap intervals over pairs (WholeAgentCost lists the options; the JSON
+# renders with docs/results/render.py's overhead and overhead-parts tables).
 #
 # Builds the agent jar and this module's classes first (reactor build, no install). JAVA picks the JDK
 # (default: java on PATH; HBase 2.6 runs on 11 and 17, not on 25).

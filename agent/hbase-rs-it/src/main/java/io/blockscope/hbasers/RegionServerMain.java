@@ -29,7 +29,9 @@ import java.util.stream.Stream;
  *       interleaved, and prints each wall and CPU time to "Master has completed initialization" and
  *       the medians;
  *   <li>{@code cost --agent-switch PAIRS ...}: the agent's CPU per operation under a mixed write/read
- *       load, probes switched in one warm RegionServer ({@link MixedLoadCost}).
+ *       load, probes switched in one warm RegionServer ({@link MixedLoadCost});
+ *   <li>{@code whole --pairs N ...}: the whole agent's CPU per operation under a steady read load, in
+ *       fresh RegionServer JVMs with and without it, pair by pair ({@link WholeAgentCost}).
  * </ul>
  */
 public final class RegionServerMain {
@@ -46,9 +48,11 @@ public final class RegionServerMain {
             serve(args.length > 1 ? args[1] : "");
         } else if (mode.equals("cost")) {
             MixedLoadCost.run(List.of(args).subList(1, args.length));
+        } else if (mode.equals("whole")) {
+            WholeAgentCost.run(List.of(args).subList(1, args.length));
         } else {
             throw new IllegalArgumentException(
-                    "usage: serve [agent options] | startup N [agent options] | cost [options]");
+                    "usage: serve [agent options] | startup N [agent options] | cost [options] | whole [options]");
         }
     }
 

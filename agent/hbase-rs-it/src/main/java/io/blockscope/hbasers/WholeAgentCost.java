@@ -21,7 +21,9 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  * with {@code --baseline-agent}'s jar), B with the built agent jar and its defaults. Each loads a
  * table, flushes and major-compacts it, so nothing flushes or compacts under the {@link ReadLoad}
  * that follows; after the warm-up, the measured window reads the server's CPU by thread kind
- * ({@link ThreadKinds}) at its ends. Figures are B/A per pair ({@link PairStatistics}).
+ * ({@link ThreadKinds}) at its ends. In B the agent's endpoint is scraped every 15 s from the load's
+ * start ({@link AgentScrapes}), as a Prometheus would. Figures are B/A per pair ({@link
+ * PairStatistics}).
  *
  * <pre>
  *   --pairs N                pairs of fresh JVMs (default 10)
@@ -135,8 +137,11 @@ final class WholeAgentCost {
                     ServerGauges gauges = ServerGauges.attach(server.pid());
                     ReadLoad load = ReadLoad.create(server, rows)) {
                 Duration prepared = Duration.between(started, Instant.now());
+                // as an operator's Prometheus would: from the load's start, every 15 s
+                AgentScrapes scrapes = agent ? AgentScrapes.start(server.metricsUri()) : null;
                 load.start(threads);
                 Thread.sleep(warmup.toMillis());
+                Map<String, Double> events0 = scrapes == null ? Map.of() : scrapes.eventCounters();
                 Map<String, Long> countersBefore = gauges.hbaseCounters(ServerGauges.FLUSH_AND_COMPACTION);
                 long gc0 = gauges.gcPauseMillis();
                 double load0 = loadAverage();
@@ -151,6 +156,10 @@ final class WholeAgentCost {
                 long elapsed = System.nanoTime() - t0;
                 long errors = load.errors() - errors0;
                 long gcMillis = gauges.gcPauseMillis() - gc0;
+                Map<String, Double> events1 = scrapes == null ? Map.of() : scrapes.eventCounters();
+                if (scrapes != null) {
+                    scrapes.close();
+                }
                 Thread.sleep(METRICS_PERIOD_MILLIS);
                 Map<String, Long> countersAfter = gauges.hbaseCounters(ServerGauges.FLUSH_AND_COMPACTION);
                 if (ops == 0 || errors * 10 > ops) {
@@ -161,6 +170,12 @@ final class WholeAgentCost {
                 Map<String, Object> r = record(parts0, parts1, ops, elapsed);
                 r.put("agent", agent);
                 r.put("threadsByKindAtEnd", threadsAtEnd);
+                if (scrapes != null) {
+                    r.put("agentScrapes", scrapes.scrapes());
+                    r.put("agentScrapeFailures", scrapes.failures());
+                    // two more scrapes bracket the window: the advice's events per client operation
+                    r.put("agentEventsPerOp", AgentScrapes.perOperation(events0, events1, ops));
+                }
                 r.put("errors", errors);
                 r.put("gcPauseSeconds", gcMillis / 1e3);
                 r.put("hbaseCountersBefore", countersBefore);

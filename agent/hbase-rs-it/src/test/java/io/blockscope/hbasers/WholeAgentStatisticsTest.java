@@ -94,4 +94,25 @@ class WholeAgentStatisticsTest {
         r.put(PairStatistics.BY_PART, Map.of("jit", jit, PairStatistics.TOTAL, cpu));
         return r;
     }
+
+    @Test
+    void eventsPerOperationAreEachSeriesIncreaseOverTheOperations() {
+        String before = "# TYPE blockscope_block_cache_gets_total counter\n"
+                + "blockscope_block_cache_gets_total{result=\"hit\",tier=\"l2\"} 100.0\n"
+                + "blockscope_block_cache_gets_total_created{result=\"hit\",tier=\"l2\"} 1.7E9\n"
+                + "blockscope_copy_to_heap_total{component=\"value\"} 10 1733500000000\n"
+                + "blockscope_block_refs_outstanding{tier=\"l2\"} 5.0\n";
+        String after = "blockscope_block_cache_gets_total{result=\"hit\",tier=\"l2\"} 400.0\n"
+                + "blockscope_copy_to_heap_total{component=\"value\"} 70\n"
+                + "blockscope_block_cache_returns_total{tier=\"l2\"} 300.0\n";
+        Map<String, Double> per =
+                AgentScrapes.perOperation(AgentScrapes.eventCounters(before), AgentScrapes.eventCounters(after), 100);
+        assertEquals(
+                Map.of(
+                        "blockscope_block_cache_gets_total{result=\"hit\",tier=\"l2\"}", 3.0,
+                        "blockscope_copy_to_heap_total{component=\"value\"}", 0.6,
+                        // a series first seen after the window's start counted from 0
+                        "blockscope_block_cache_returns_total{tier=\"l2\"}", 3.0),
+                per);
+    }
 }

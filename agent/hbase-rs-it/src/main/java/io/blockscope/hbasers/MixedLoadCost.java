@@ -197,7 +197,7 @@ final class MixedLoadCost {
     }
 
     /** A ratio's interval as the raw files hold it; {@code scale} 100 gives the change in per cent. */
-    private static Map<String, Object> interval(double[] i, double scale) {
+    static Map<String, Object> interval(double[] i, double scale) {
         Map<String, Object> m = new LinkedHashMap<>();
         double shift = scale == 1 ? 0 : 1;
         m.put("median", (i[0] - shift) * scale);
@@ -208,7 +208,7 @@ final class MixedLoadCost {
         return m;
     }
 
-    private static Map<String, String> options(List<String> args) {
+    static Map<String, String> options(List<String> args) {
         Map<String, String> o = new LinkedHashMap<>();
         for (int i = 0; i < args.size(); i += 2) {
             if (!args.get(i).startsWith("--") || i + 1 >= args.size()) {

@@ -6,9 +6,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.RegionMetrics;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
@@ -17,15 +14,11 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
-import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
-import org.apache.hadoop.hbase.filter.RegexStringComparator;
-import org.apache.hadoop.hbase.filter.ValueFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -37,23 +30,15 @@ import org.apache.hadoop.hbase.util.Bytes;
 final class ReadLoad implements AutoCloseable {
 
     static final TableName TABLE = TableName.valueOf("reads");
-    static final int VALUE_BYTES = 1000;
-    static final int SCAN_ROWS = 50;
     private static final byte[] FAMILY = Bytes.toBytes("f");
     private static final byte[] QUALIFIER = Bytes.toBytes("q");
-    /** Matches no value: the server compares every value of the range and sends none back. */
-    private static final String NO_VALUE = "^blockscope-matches-no-value";
 
     private static final Duration COMPACTION_TIMEOUT = Duration.ofSeconds(120);
 
     private final Connection connection;
     private final Table table;
     private final int rows;
-    private final List<Thread> threads = new ArrayList<>();
-    private final AtomicLong operations = new AtomicLong();
-    private final AtomicLong errors = new AtomicLong();
-    private final AtomicReference<Throwable> firstError = new AtomicReference<>();
-    private volatile boolean running = true;
+    private final LoadThreads threads = new LoadThreads();
 
     private ReadLoad(Connection connection, int rows) throws IOException {
         this.connection = connection;
@@ -66,8 +51,8 @@ final class ReadLoad implements AutoCloseable {
      * file and waits for that, then reads every row once (into the BucketCache).
      */
     static ReadLoad create(RegionServerProcess server, int rows) throws IOException {
-        if (rows < SCAN_ROWS + 10) {
-            throw new IllegalArgumentException("--rows: at least " + (SCAN_ROWS + 10) + ", got " + rows);
+        if (rows < Reads.SCAN_ROWS + 10) {
+            throw new IllegalArgumentException("--rows: at least " + (Reads.SCAN_ROWS + 10) + ", got " + rows);
         }
         Connection connection = ConnectionFactory.createConnection(server.clientConfiguration());
         ReadLoad load = new ReadLoad(connection, rows);
@@ -78,7 +63,7 @@ final class ReadLoad implements AutoCloseable {
             List<Put> puts = new ArrayList<>();
             SplittableRandom random = new SplittableRandom(1);
             for (int i = 0; i < rows; i++) {
-                puts.add(new Put(MixedLoad.row(i)).addColumn(FAMILY, QUALIFIER, value(random)));
+                puts.add(new Put(MixedLoad.row(i)).addColumn(FAMILY, QUALIFIER, Reads.value(random)));
                 if (puts.size() == 1000 || i == rows / 2 - 1 || i == rows - 1) {
                     load.table.put(puts);
                     puts.clear();
@@ -136,92 +121,27 @@ final class ReadLoad implements AutoCloseable {
 
     /** Starts {@code count} client threads. */
     void start(int count) {
-        for (int t = 0; t < count; t++) {
-            long seed = 1000 + t;
-            Thread thread = new Thread(() -> run(new SplittableRandom(seed)), "read-load-" + t);
-            thread.setDaemon(true);
-            threads.add(thread);
-            thread.start();
-        }
+        threads.start(
+                count,
+                "read-load",
+                (step, random) -> Reads.read(table, step % Reads.KINDS, random.nextInt(rows - Reads.SCAN_ROWS)));
     }
 
     long operations() {
-        return operations.get();
+        return threads.operations();
     }
 
     long errors() {
-        return errors.get();
+        return threads.errors();
     }
 
     Throwable firstError() {
-        return firstError.get();
-    }
-
-    private void run(SplittableRandom random) {
-        for (int step = 0; running; step++) {
-            try {
-                once(step % 4, random);
-                operations.incrementAndGet();
-            } catch (IOException | RuntimeException e) {
-                errors.incrementAndGet();
-                firstError.compareAndSet(null, e);
-            }
-        }
-    }
-
-    private void once(int kind, SplittableRandom random) throws IOException {
-        int first = random.nextInt(rows - SCAN_ROWS);
-        switch (kind) {
-            case 0:
-                table.get(new Get(MixedLoad.row(first)));
-                break;
-            case 1:
-                List<Get> gets = new ArrayList<>();
-                for (int i = 0; i < 10; i++) {
-                    gets.add(new Get(MixedLoad.row(first + i)));
-                }
-                table.get(gets);
-                break;
-            case 2:
-                scan(new Scan().withStartRow(MixedLoad.row(first)).withStopRow(MixedLoad.row(first + SCAN_ROWS)));
-                break;
-            default:
-                scan(new Scan()
-                        .withStartRow(MixedLoad.row(first))
-                        .withStopRow(MixedLoad.row(first + SCAN_ROWS))
-                        .setFilter(new ValueFilter(CompareOperator.EQUAL, new RegexStringComparator(NO_VALUE))));
-        }
-    }
-
-    private void scan(Scan scan) throws IOException {
-        try (ResultScanner scanner = table.getScanner(scan.setCaching(SCAN_ROWS))) {
-            for (Result r = scanner.next(); r != null; r = scanner.next()) {
-                // read to the end
-            }
-        }
-    }
-
-    private static byte[] value(SplittableRandom random) {
-        byte[] value = new byte[VALUE_BYTES];
-        for (int i = 0; i < value.length; i += 8) {
-            long bits = random.nextLong();
-            for (int j = 0; j < 8 && i + j < value.length; j++) {
-                value[i + j] = (byte) (bits >>> (8 * j));
-            }
-        }
-        return value;
+        return threads.firstError();
     }
 
     @Override
     public void close() throws IOException {
-        running = false;
-        for (Thread thread : threads) {
-            try {
-                thread.join(30_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        threads.stop();
         table.close();
         connection.close();
     }

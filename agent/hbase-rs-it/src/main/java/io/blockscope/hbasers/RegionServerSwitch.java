@@ -1,7 +1,6 @@
 package io.blockscope.hbasers;
 
 import java.io.IOException;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.management.Attribute;
@@ -65,17 +64,7 @@ final class RegionServerSwitch implements AutoCloseable {
      * metrics MBeans a few seconds after a region opens).
      */
     Map<String, Long> hbaseMetrics(List<String> names) {
-        Map<String, Long> values = new LinkedHashMap<>();
-        for (String name : names) {
-            long value;
-            try {
-                value = ((Number) server.getAttribute(new ObjectName(HBASE_SERVER), name)).longValue();
-            } catch (JMException | IOException | RuntimeException e) {
-                value = -1;
-            }
-            values.put(name, value);
-        }
-        return values;
+        return ServerGauges.hbaseCounters(server, names);
     }
 
     @Override

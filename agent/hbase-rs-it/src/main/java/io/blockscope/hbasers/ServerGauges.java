@@ -44,6 +44,11 @@ final class ServerGauges implements AutoCloseable {
      * MBeans a few seconds after a region opens; their values are cached for one metrics period, 1 s).
      */
     Map<String, Long> hbaseCounters(List<String> names) {
+        return hbaseCounters(server, names);
+    }
+
+    /** {@link #hbaseCounters(List)} over any connection to a RegionServer's MBeans. */
+    static Map<String, Long> hbaseCounters(MBeanServerConnection server, List<String> names) {
         Map<String, Long> values = new LinkedHashMap<>();
         for (String name : names) {
             long value;

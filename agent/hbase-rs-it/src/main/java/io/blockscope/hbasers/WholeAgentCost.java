@@ -48,7 +48,7 @@ final class WholeAgentCost {
     private WholeAgentCost() {}
 
     static void run(List<String> args) throws Exception {
-        Map<String, String> o = options(args);
+        Map<String, String> o = MixedLoadCost.options(args);
         int pairs = Integer.parseInt(o.getOrDefault("--pairs", "10"));
         int threads = Integer.parseInt(o.getOrDefault("--threads", "2"));
         int rows = Integer.parseInt(o.getOrDefault("--rows", "20000"));
@@ -262,9 +262,9 @@ final class WholeAgentCost {
                         + " scans, a regex value filter) on a flushed, major-compacted table, in a fresh JVM per run,"
                         + " over the measured window after " + o.getOrDefault("--warmup", "40s")
                         + " of unmeasured load");
-        report.put("cpuPerOpRatio", interval(cpu, 1));
-        report.put("throughputRatio", interval(ops, 1));
-        report.put("extraCpuPerOpPercent", interval(cpu, 100));
+        report.put("cpuPerOpRatio", MixedLoadCost.interval(cpu, 1));
+        report.put("throughputRatio", MixedLoadCost.interval(ops, 1));
+        report.put("extraCpuPerOpPercent", MixedLoadCost.interval(cpu, 100));
         report.put("pairCpuRatios", cpuRatios);
         report.put("pairThroughputRatios", opsRatios);
         report.put("pairsForOnePercentEstimate", forOnePercent);
@@ -272,7 +272,7 @@ final class WholeAgentCost {
         Map<String, Object> byPart = new LinkedHashMap<>();
         for (ThreadKinds.Kind kind : KINDS) {
             double[] i = SwitchStatistics.medianInterval(PairStatistics.partShares(runs, kind.label()));
-            byPart.put(kind.label(), interval(i, 1));
+            byPart.put(kind.label(), MixedLoadCost.interval(i, 1));
             System.out.printf(
                     "[whole] part %-6s %+.3f%% of A's CPU per op [%+.3f, %+.3f]%n", kind.label(), i[0], i[1], i[2]);
         }
@@ -308,29 +308,6 @@ final class WholeAgentCost {
                         "blockscope.startup.command", "run-regionserver.sh whole " + String.join(" ", args))
                 .replace("\\,", ",");
         return o.containsKey("--workload") ? command : command + " --workload read";
-    }
-
-    /** A ratio's interval as the raw files hold it; {@code scale} 100 gives the change in per cent. */
-    private static Map<String, Object> interval(double[] i, double scale) {
-        double shift = scale == 1 ? 0 : 1;
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("median", (i[0] - shift) * scale);
-        m.put("low", (i[1] - shift) * scale);
-        m.put("high", (i[2] - shift) * scale);
-        m.put("level", SwitchStatistics.LEVEL);
-        m.put("resamples", SwitchStatistics.RESAMPLES);
-        return m;
-    }
-
-    private static Map<String, String> options(List<String> args) {
-        Map<String, String> o = new LinkedHashMap<>();
-        for (int i = 0; i < args.size(); i += 2) {
-            if (!args.get(i).startsWith("--") || i + 1 >= args.size()) {
-                throw new IllegalArgumentException("options come as --name value pairs, at: " + args.get(i));
-            }
-            o.put(args.get(i), args.get(i + 1));
-        }
-        return o;
     }
 
     /** Extra JVM options for every server, from {@code blockscope.rs.jvmOptions} (RS_JVM_OPTS). */

@@ -70,16 +70,9 @@ final class MixedLoad implements AutoCloseable {
         threads.start(count, "mixed-load", (step, random) -> once(step % 8, random));
     }
 
-    long operations() {
-        return threads.operations();
-    }
-
-    long errors() {
-        return threads.errors();
-    }
-
-    Throwable firstError() {
-        return threads.firstError();
+    /** The client threads: calls completed and failed. */
+    LoadThreads threads() {
+        return threads;
     }
 
     /** Odd steps read (each kind in turn), even steps put. */

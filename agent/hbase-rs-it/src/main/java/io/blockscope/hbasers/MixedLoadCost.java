@@ -109,18 +109,19 @@ final class MixedLoadCost {
     private static Map<String, Object> window(
             int index, boolean recording, String probes, RegionServerSwitch rs, MixedLoad load, Duration length)
             throws Exception {
-        long errorsBefore = load.errors();
-        long ops0 = load.operations();
+        long errorsBefore = load.threads().errors();
+        long ops0 = load.threads().operations();
         long cpu0 = rs.cpuNanos();
         long t0 = System.nanoTime();
         Thread.sleep(length.toMillis());
         long cpu = rs.cpuNanos() - cpu0;
-        long ops = load.operations() - ops0;
+        long ops = load.threads().operations() - ops0;
         long elapsed = System.nanoTime() - t0;
-        long errors = load.errors() - errorsBefore;
+        long errors = load.threads().errors() - errorsBefore;
         if (ops == 0 || errors * 10 > ops) {
             throw new IllegalStateException(
-                    "window " + index + ": " + ops + " operations, " + errors + " failed", load.firstError());
+                    "window " + index + ": " + ops + " operations, " + errors + " failed",
+                    load.threads().firstError());
         }
         Map<String, Object> w = new LinkedHashMap<>();
         w.put("agent", recording);

@@ -127,16 +127,9 @@ final class ReadLoad implements AutoCloseable {
                 (step, random) -> Reads.read(table, step % Reads.KINDS, random.nextInt(rows - Reads.SCAN_ROWS)));
     }
 
-    long operations() {
-        return threads.operations();
-    }
-
-    long errors() {
-        return threads.errors();
-    }
-
-    Throwable firstError() {
-        return threads.firstError();
+    /** The client threads: calls completed and failed. */
+    LoadThreads threads() {
+        return threads;
     }
 
     @Override

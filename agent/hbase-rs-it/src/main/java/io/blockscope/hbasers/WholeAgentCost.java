@@ -145,16 +145,16 @@ final class WholeAgentCost {
                 Map<String, Long> countersBefore = gauges.hbaseCounters(ServerGauges.FLUSH_AND_COMPACTION);
                 long gc0 = gauges.gcPauseMillis();
                 double load0 = loadAverage();
-                long errors0 = load.errors();
-                long ops0 = load.operations();
+                long errors0 = load.threads().errors();
+                long ops0 = load.threads().operations();
                 long t0 = System.nanoTime();
                 long[] parts0 = ThreadKinds.read(server.pid(), nanosPerTick);
                 Thread.sleep(window.toMillis());
                 long[] parts1 = ThreadKinds.read(server.pid(), nanosPerTick);
                 Map<String, Integer> threadsAtEnd = ThreadKinds.threadCounts(server.pid());
-                long ops = load.operations() - ops0;
+                long ops = load.threads().operations() - ops0;
                 long elapsed = System.nanoTime() - t0;
-                long errors = load.errors() - errors0;
+                long errors = load.threads().errors() - errors0;
                 long gcMillis = gauges.gcPauseMillis() - gc0;
                 Map<String, Double> events1 = scrapes == null ? Map.of() : scrapes.eventCounters();
                 if (scrapes != null) {
@@ -165,7 +165,7 @@ final class WholeAgentCost {
                 if (ops == 0 || errors * 10 > ops) {
                     throw new IllegalStateException(
                             "pid " + server.pid() + ": " + ops + " operations, " + errors + " failed",
-                            load.firstError());
+                            load.threads().firstError());
                 }
                 Map<String, Object> r = record(parts0, parts1, ops, elapsed);
                 r.put("agent", agent);

@@ -22,7 +22,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * scan, and a 50-row scan through {@code ValueFilter} + {@code RegexStringComparator}, whose inherited
  * {@code compareTo(ByteBuffer, int, int)} copies every value it is given onto the heap). The puts fill
  * the memstore, so the server flushes every few seconds and compacts every few flushes while the
- * reads run; {@link #operations()} counts completed client calls.
+ * reads run; {@link #threads()} counts completed client calls.
  */
 final class MixedLoad implements AutoCloseable {
 

@@ -46,23 +46,26 @@ public final class BlockCaches {
     }
 
     private static IOEngine createEngine(IOEngineType type, long capacity, Optional<Path> path) {
-        try {
-            return switch (type) {
-                case OFFHEAP -> ByteBufferIOEngine.offheap(capacity);
-                case HEAP -> ByteBufferIOEngine.heap(capacity);
-                case FILE -> openFile(path, capacity);
-            };
-        } catch (OutOfMemoryError e) {
-            // Reserving the cache is the one allocation we expect to be refused, right at startup
-            // (before any block exists, so no release can be skipped here).
-            String fix = type == IOEngineType.OFFHEAP
-                    ? "raise -XX:MaxDirectMemorySize (its default is the maximum heap size)"
-                    : "raise -Xmx";
-            throw new IllegalArgumentException(
-                    "cannot reserve the " + capacity + " byte " + type.label() + " L2 cache (" + e.getMessage() + "): "
-                            + fix + " or lower the L2 size",
-                    e);
+        return switch (type) {
+            case OFFHEAP -> ByteBufferIOEngine.offheap(reservable(type, capacity, MemoryRoom.direct()));
+            case HEAP -> ByteBufferIOEngine.heap(reservable(type, capacity, MemoryRoom.heap()));
+            case FILE -> openFile(path, capacity);
+        };
+    }
+
+    /**
+     * {@code capacity}, if the JVM has room for it; otherwise a clear error at startup, before any
+     * block exists, instead of an OutOfMemoryError halfway through reserving the cache.
+     */
+    private static long reservable(IOEngineType type, long capacity, long room) {
+        if (capacity <= room) {
+            return capacity;
         }
+        String fix = type == IOEngineType.OFFHEAP
+                ? "raise -XX:MaxDirectMemorySize (its default is the maximum heap size)"
+                : "raise -Xmx";
+        throw new IllegalArgumentException("cannot reserve the " + capacity + " byte " + type.label() + " L2 cache ("
+                + room + " bytes free): " + fix + " or lower the L2 size");
     }
 
     private static FileIOEngine openFile(Optional<Path> configured, long capacity) {

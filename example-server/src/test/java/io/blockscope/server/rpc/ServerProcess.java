@@ -43,13 +43,17 @@ public final class ServerProcess implements AutoCloseable {
                 .main("io.blockscope.server.cli.Main", serve)
                 .log(Files.createTempFile(workDirectory, "server-", ".log"))
                 .start();
+        boolean listening = false;
         try {
             String line = process.awaitLine(l -> l.startsWith(LISTENING), Duration.ofSeconds(60));
-            return new ServerProcess(
+            ServerProcess server = new ServerProcess(
                     process, URI.create(line.substring(LISTENING.length()).trim()));
-        } catch (AssertionError e) {
-            process.close();
-            throw new IOException("the server did not start listening: " + e.getMessage(), e);
+            listening = true;
+            return server;
+        } finally {
+            if (!listening) {
+                process.close(); // a server that never listened is not left running
+            }
         }
     }
 

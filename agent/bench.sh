@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Agent overhead benchmarks (docs/benchmarks.md). Builds the agent jar and test classes, then
+# The read path in JMH with and without the agent attached. Builds the agent jar and test classes, then
 #   jmh [rounds]        JMH ReadPathBenchmark without/with the agent, interleaved
-# The end-to-end PE benchmark is agent/bench-overhead.sh (this script's old "pe" mode, used by the
-# first runs in docs/benchmarks.md, is in git history at commit 6f61598).
+# For the per-event cost use agent/jmh.sh ProbeCostBenchmark; for the whole agent's cost, fresh JVMs,
+# agent/bench-whole.sh (both in docs/benchmarks.md).
 # Set SUBDIR to your build folder (default target). Runs take minutes; the machine should be quiet.
 set -euo pipefail
 cd "$(dirname "$0")/.."

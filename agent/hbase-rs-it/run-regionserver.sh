@@ -55,5 +55,5 @@ exec "$java" \
   -Dblockscope.startup.logs="${KEEP_LOGS:-}" \
   -Dblockscope.startup.json="${JSON:-}" \
   -Dblockscope.startup.command="bash agent/hbase-rs-it/run-regionserver.sh$(printf ' %q' "$@")" \
-  -cp "$PWD/$module/$subdir/classes:$(cat "$cp_file")" \
+  -cp "$PWD/$module/$subdir/classes:$PWD/test-support/$subdir/classes:$(cat "$cp_file")" \
   io.blockscope.hbasers.RegionServerMain "${@:-serve}"

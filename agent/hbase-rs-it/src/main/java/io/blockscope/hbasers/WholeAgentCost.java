@@ -2,6 +2,7 @@ package io.blockscope.hbasers;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.blockscope.testsupport.ThreadCpu;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,7 +40,7 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  */
 final class WholeAgentCost {
 
-    private static final ThreadKinds.Kind[] KINDS = ThreadKinds.Kind.values();
+    private static final ThreadCpu.Part[] PARTS = ThreadCpu.Part.values();
     /** HBase caches its metrics for one period (1 s): read the window's end counters after it. */
     private static final long METRICS_PERIOD_MILLIS = 1_100;
 
@@ -63,7 +64,7 @@ final class WholeAgentCost {
             throw new IllegalArgumentException("--baseline-agent names no file: " + baseline);
         }
         Path agentJar = AgentJar.locate();
-        long nanosPerTick = ThreadKinds.nanosPerTick();
+        long nanosPerTick = ThreadCpu.nanosPerTick();
         // Ctrl-C or a kill of this launcher takes the running RegionServer with it
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             RegionServerProcess server = running;
@@ -148,10 +149,10 @@ final class WholeAgentCost {
                 long errors0 = load.threads().errors();
                 long ops0 = load.threads().operations();
                 long t0 = System.nanoTime();
-                long[] parts0 = ThreadKinds.read(server.pid(), nanosPerTick);
+                long[] parts0 = ThreadCpu.read(server.pid(), nanosPerTick);
                 Thread.sleep(window.toMillis());
-                long[] parts1 = ThreadKinds.read(server.pid(), nanosPerTick);
-                Map<String, Integer> threadsAtEnd = ThreadKinds.threadCounts(server.pid());
+                long[] parts1 = ThreadCpu.read(server.pid(), nanosPerTick);
+                Map<String, Integer> threadsAtEnd = ThreadCpu.threadCounts(server.pid());
                 long ops = load.threads().operations() - ops0;
                 long elapsed = System.nanoTime() - t0;
                 long errors = load.threads().errors() - errors0;
@@ -219,7 +220,7 @@ final class WholeAgentCost {
             r.put("serverCpuSeconds", cpu / 1e9);
             Map<String, Double> byPart = new LinkedHashMap<>();
             for (int i = 0; i < parts1.length; i++) {
-                String part = i < KINDS.length ? KINDS[i].label() : PairStatistics.TOTAL;
+                String part = i < PARTS.length ? PARTS[i].label() : PairStatistics.TOTAL;
                 byPart.put(part, (double) (parts1[i] - parts0[i]) / ops);
             }
             r.put(PairStatistics.BY_PART, byPart);
@@ -270,11 +271,11 @@ final class WholeAgentCost {
         report.put("pairsForOnePercentEstimate", forOnePercent);
         report.put("runsWithFlushOrCompactionInWindow", busy);
         Map<String, Object> byPart = new LinkedHashMap<>();
-        for (ThreadKinds.Kind kind : KINDS) {
-            double[] i = SwitchStatistics.medianInterval(PairStatistics.partShares(runs, kind.label()));
-            byPart.put(kind.label(), MixedLoadCost.interval(i, 1));
+        for (ThreadCpu.Part part : PARTS) {
+            double[] i = SwitchStatistics.medianInterval(PairStatistics.partShares(runs, part.label()));
+            byPart.put(part.label(), MixedLoadCost.interval(i, 1));
             System.out.printf(
-                    "[whole] part %-6s %+.3f%% of A's CPU per op [%+.3f, %+.3f]%n", kind.label(), i[0], i[1], i[2]);
+                    "[whole] part %-6s %+.3f%% of A's CPU per op [%+.3f, %+.3f]%n", part.label(), i[0], i[1], i[2]);
         }
         report.put("extraCpuPerOpPercentByPart", byPart);
         report.put("runs", runs);

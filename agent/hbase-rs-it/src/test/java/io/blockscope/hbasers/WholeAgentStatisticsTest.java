@@ -3,57 +3,14 @@ package io.blockscope.hbasers;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.blockscope.hbasers.ThreadKinds.Kind;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The whole-agent run's pure parts, without a RegionServer: thread kinds, /proc parsing, pair figures. */
+/** The whole-agent run's pure parts, without a RegionServer: its pair figures (thread parts: ThreadCpuTest). */
 class WholeAgentStatisticsTest {
-
-    @Test
-    void threadNamesAsProcCutsThemFallIntoTheirKinds() {
-        assertEquals(Kind.JIT, ThreadKinds.kind("C2 CompilerThre"));
-        assertEquals(Kind.JIT, ThreadKinds.kind("C1 CompilerThre"));
-        assertEquals(Kind.GC, ThreadKinds.kind("GC Thread#1"));
-        assertEquals(Kind.GC, ThreadKinds.kind("G1 Conc#0"));
-        assertEquals(Kind.GC, ThreadKinds.kind("G1 Refine#0"));
-        assertEquals(Kind.VM, ThreadKinds.kind("VM Thread"));
-        assertEquals(Kind.JFR, ThreadKinds.kind("JFR Recorder Th"));
-        assertEquals(Kind.JFR, ThreadKinds.kind("JFR Periodic Ta"));
-        // the agent's pools, cut to 15 characters as /proc/PID/task/*/comm shows them
-        assertEquals(Kind.AGENT, ThreadKinds.kind("blockscope-expo"));
-        assertEquals(Kind.AGENT, ThreadKinds.kind("blockscope-jfr-"));
-        assertEquals(Kind.AGENT, ThreadKinds.kind("blockscope-star"));
-        assertEquals(Kind.AGENT, ThreadKinds.kind("blockscope-live"));
-        // HBase's handlers and the JDK's small threads are the application's
-        assertEquals(Kind.APP, ThreadKinds.kind("RpcServer.defau"));
-        assertEquals(Kind.APP, ThreadKinds.kind("VM Periodic Tas"));
-        assertEquals(Kind.APP, ThreadKinds.kind("VM Thread 2"));
-        assertEquals(Kind.APP, ThreadKinds.kind("blockscope-serv"));
-    }
-
-    @Test
-    void ticksAreUtimePlusStimeEvenWhenTheNameHoldsParenthesesAndSpaces() {
-        String stat = "4242 (C2 (Compiler) x) S 1 2 3 0 -1 4194368 100 0 0 0 731 269 0 0 20 0 1 0 5 0 0";
-        assertEquals(1000, ThreadKinds.ticks(stat));
-    }
-
-    @Test
-    void thisJvmsThreadsAreFoundAndTheirKindsAddUpToTheProcesssTotal() throws Exception {
-        long pid = ProcessHandle.current().pid();
-        assertEquals(1, ThreadKinds.threadCounts(pid).get("vm"));
-        long[] nanos = ThreadKinds.read(pid, ThreadKinds.nanosPerTick());
-        long sum = 0;
-        for (int i = 0; i < nanos.length - 1; i++) {
-            sum += nanos[i];
-        }
-        assertEquals(nanos[nanos.length - 1], sum);
-        assertTrue(sum > 0, "this JVM has used CPU");
-    }
 
     @Test
     void pairsAreBOverAWhicheverRanFirst() {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.blockscope.server.pe.Bootstrap;
 import io.blockscope.server.pe.ProbeSwitchRun;
+import io.blockscope.testsupport.ThreadCpu;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -44,6 +45,7 @@ public final class AgentOverhead {
     private static final int RESAMPLES = 10_000;
     private static final double LEVEL = 0.95;
     private static final ThreadCpu.Part[] PARTS = ThreadCpu.Part.values();
+    private static final long NANOS_PER_TICK = ThreadCpu.nanosPerTick();
     private static final String BY_PART = "cpuNanosPerOpByPart";
     private static final String TOTAL = "total";
 
@@ -330,11 +332,11 @@ public final class AgentOverhead {
                     "--json",
                     json.toString()));
             measured.addAll(peArgs);
-            long[] partsBefore = ThreadCpu.read(server.pid());
+            long[] partsBefore = ThreadCpu.read(server.pid(), NANOS_PER_TICK);
             long cpuBefore = cpuNanos(server);
             exec(measured, scratch.resolve("pe.log"));
             long cpuAfter = cpuNanos(server);
-            long[] partsAfter = ThreadCpu.read(server.pid());
+            long[] partsAfter = ThreadCpu.read(server.pid(), NANOS_PER_TICK);
             JsonNode r = singleRecord(json);
             long ops = r.path("ops").asLong();
             Map<String, Object> m = new LinkedHashMap<>();

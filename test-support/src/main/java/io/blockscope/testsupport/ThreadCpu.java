@@ -1,4 +1,4 @@
-package io.blockscope.hbasers;
+package io.blockscope.testsupport;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,72 +12,78 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A RegionServer's CPU time by the kind of thread that spent it, from Linux's {@code /proc/PID/task}:
- * the same kinds, names and prefixes as example-server's {@code bench.ThreadCpu} (which that module's
- * tests keep to themselves), so the RegionServer's figures render with the RPC server's
- * ({@code overhead-parts} in docs/results/render.py). /proc cuts thread names to 15 characters; the
- * kinds match on prefixes. A thread that ended between two readings took its time with it from the
- * threads but not from the process's total: that difference is {@link Kind#ENDED}.
+ * A JVM's CPU time by the kind of thread that spent it, read from Linux's {@code /proc/PID/task}:
+ * where a whole agent's cost goes that the probe switch cannot see (the JIT compiling the advice and
+ * the instrumented methods, the collector freeing what the agent allocates, JFR's own threads, the
+ * agent's threads). The RPC server's and the RegionServer's benchmarks both read it, so their parts
+ * render alike ({@code overhead-parts} in docs/results/render.py). /proc cuts thread names to 15
+ * characters; the parts match on prefixes. A thread that ended before a reading took its time with
+ * it from the threads but not from the process's total: that difference is {@link Part#ENDED}, so
+ * the parts always add up to the total.
  */
-final class ThreadKinds {
+public final class ThreadCpu {
 
-    /** The kinds, in the order of the JSON's {@code cpuNanosPerOpByPart}. */
-    enum Kind {
+    /** The kinds of thread, by name as the JDK and the agent set them; in the JSON's order. */
+    public enum Part {
         /** C1 and C2 compiler threads. */
         JIT,
         /** The collector's worker, concurrent and refinement threads. */
         GC,
-        /** The VM thread: safepoint operations, among them the collector's pauses. */
+        /** The VM thread: safepoint operations, among them the collector's pauses on some collectors. */
         VM,
         /** JFR's recorder and periodic-task threads. */
         JFR,
         /** The agent's threads: endpoint, JFR stream, live page, start-up. */
         AGENT,
-        /** Every other live thread: RPC handlers, readers (where the probes' advice runs), HBase's chores. */
+        /** Every other live thread: RPC handlers, readers (where the probes' advice runs), the JDK's small ones. */
         APP,
         /** Threads that ended between two readings (the total less the live threads). */
         ENDED;
 
-        String label() {
+        public String label() {
             return name().toLowerCase(Locale.ROOT);
         }
     }
 
-    /** The agent's threads or their names' prefixes (its exporter pools number theirs). */
+    /**
+     * The agent's threads, or the prefixes of their names (the exporter's pools number theirs); the
+     * example server names its own threads {@code blockscope-serve-*}, so the prefix alone won't do.
+     */
     private static final List<String> AGENT_THREADS =
             List.of("blockscope-exporter", "blockscope-live-page", "blockscope-jfr-gc", "blockscope-start");
 
-    private ThreadKinds() {}
+    private ThreadCpu() {}
 
-    static Kind kind(String threadName) {
+    public static Part part(String threadName) {
         if (threadName.startsWith("C1 CompilerThre") || threadName.startsWith("C2 CompilerThre")) {
-            return Kind.JIT;
+            return Part.JIT;
         }
         if (threadName.startsWith("GC Thread") || threadName.startsWith("G1 ")) {
-            return Kind.GC;
+            return Part.GC;
         }
         if (threadName.equals("VM Thread")) {
-            return Kind.VM;
+            return Part.VM;
         }
         if (threadName.startsWith("JFR ")) {
-            return Kind.JFR;
+            return Part.JFR;
         }
         String cut = cut(threadName);
         for (String agentThread : AGENT_THREADS) {
             if (cut.startsWith(cut(agentThread))) {
-                return Kind.AGENT;
+                return Part.AGENT;
             }
         }
-        return Kind.APP;
+        return Part.APP;
     }
 
+    /** A name as /proc shows it: its first 15 characters. */
     private static String cut(String name) {
         return name.length() > 15 ? name.substring(0, 15) : name;
     }
 
-    /** CPU nanoseconds (user + system) by {@link Kind} ordinal, the process's total last. */
-    static long[] read(long pid, long nanosPerTick) throws IOException {
-        long[] ticks = new long[Kind.values().length + 1];
+    /** CPU nanoseconds (user + system) by {@link Part} ordinal, the process's total last. */
+    public static long[] read(long pid, long nanosPerTick) throws IOException {
+        long[] ticks = new long[Part.values().length + 1];
         long live = 0;
         Path process = Path.of("/proc", Long.toString(pid));
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(process.resolve("task"))) {
@@ -85,18 +91,17 @@ final class ThreadKinds {
                 long t;
                 String name;
                 try {
-                    name = Files.readString(task.resolve("comm"), StandardCharsets.ISO_8859_1)
-                            .strip();
-                    t = ticks(Files.readString(task.resolve("stat"), StandardCharsets.ISO_8859_1));
+                    name = readProc(task.resolve("comm")).strip();
+                    t = ticks(readProc(task.resolve("stat")));
                 } catch (NoSuchFileException ended) {
                     continue; // ended while listed: its time is in the total, counted as ENDED
                 }
-                ticks[kind(name).ordinal()] += t;
+                ticks[part(name).ordinal()] += t;
                 live += t;
             }
         }
-        long total = ticks(Files.readString(process.resolve("stat"), StandardCharsets.ISO_8859_1));
-        ticks[Kind.ENDED.ordinal()] = Math.max(0, total - live);
+        long total = ticks(readProc(process.resolve("stat")));
+        ticks[Part.ENDED.ordinal()] = Math.max(0, total - live);
         ticks[ticks.length - 1] = Math.max(total, live);
         long[] nanos = new long[ticks.length];
         for (int i = 0; i < ticks.length; i++) {
@@ -105,20 +110,18 @@ final class ThreadKinds {
         return nanos;
     }
 
-    /** Live threads by kind: shows that the kinds found the threads they name (e.g. the agent's in arm B). */
-    static Map<String, Integer> threadCounts(long pid) throws IOException {
+    /** Live threads by part: shows that the parts found the threads they name (e.g. the agent's in arm B). */
+    public static Map<String, Integer> threadCounts(long pid) throws IOException {
         Map<String, Integer> counts = new LinkedHashMap<>();
-        for (Kind kind : Kind.values()) {
-            if (kind != Kind.ENDED) {
-                counts.put(kind.label(), 0);
+        for (Part part : Part.values()) {
+            if (part != Part.ENDED) {
+                counts.put(part.label(), 0);
             }
         }
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
             for (Path task : tasks) {
                 try {
-                    String name = Files.readString(task.resolve("comm"), StandardCharsets.ISO_8859_1)
-                            .strip();
-                    counts.merge(kind(name).label(), 1, Integer::sum);
+                    counts.merge(part(readProc(task.resolve("comm")).strip()).label(), 1, Integer::sum);
                 } catch (NoSuchFileException ended) {
                     // ended while listed
                 }
@@ -128,14 +131,14 @@ final class ThreadKinds {
     }
 
     /** utime + stime of a {@code stat} line; the name in parentheses may hold spaces and parentheses. */
-    static long ticks(String stat) {
+    public static long ticks(String stat) {
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
         // after the name: state is field 3 of proc(5)'s stat, utime 14 and stime 15
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 
-    /** Nanoseconds per clock tick, from {@code getconf CLK_TCK} (100 where it cannot say). */
-    static long nanosPerTick() {
+    /** Nanoseconds per clock tick, from {@code getconf CLK_TCK} (100 ticks a second where it cannot say). */
+    public static long nanosPerTick() {
         try {
             Process p = new ProcessBuilder("getconf", "CLK_TCK")
                     .redirectErrorStream(true)
@@ -150,5 +153,9 @@ final class ThreadKinds {
             Thread.currentThread().interrupt();
         }
         return 10_000_000L;
+    }
+
+    private static String readProc(Path file) throws IOException {
+        return Files.readString(file, StandardCharsets.ISO_8859_1);
     }
 }

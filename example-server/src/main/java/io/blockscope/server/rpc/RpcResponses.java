@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
@@ -51,6 +52,12 @@ final class RpcResponses {
         response.reset();
         if (status == 405) {
             response.getHeaders().put(HttpHeader.ALLOW, "GET, POST");
+        }
+        if (status == 413) {
+            // The body is left unread, so the connection cannot carry another request. Jetty closes
+            // it after the answer without saying so, and a client that reuses it meanwhile has its
+            // next request (not retried if a POST) fail on a closed socket.
+            response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
         }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("status", status);

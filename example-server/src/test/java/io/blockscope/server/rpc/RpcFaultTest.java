@@ -156,6 +156,18 @@ class RpcFaultTest {
     }
 
     @Test
+    void aBodyRefusedUnreadClosesItsConnection() throws Exception {
+        // The 413 comes before the body is read, so the connection cannot carry another request. A
+        // client told nothing reuses it, and its next request (a POST, which it will not retry) meets
+        // a closed socket.
+        String raw = rawExchange("POST /v1/t/multiget HTTP/1.1\r\nHost: localhost\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 5000\r\n\r\n");
+        assertTrue(raw.startsWith("HTTP/1.1 413"), raw);
+        String head = raw.substring(0, raw.indexOf("\r\n\r\n")).toLowerCase(java.util.Locale.ROOT);
+        assertTrue(head.contains("\r\nconnection: close"), raw);
+    }
+
+    @Test
     void aClientThatDisconnectsMidResponseLeaksNothing() throws Exception {
         long failedBefore = server.status().path("rpc").path("responsesFailed").asLong();
         try (Socket socket = new Socket(server.uri().getHost(), server.uri().getPort())) {

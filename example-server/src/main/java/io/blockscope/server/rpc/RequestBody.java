@@ -3,6 +3,7 @@ package io.blockscope.server.rpc;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.function.Consumer;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.thread.Scheduler;
@@ -35,6 +36,15 @@ final class RequestBody {
             request.setAttribute(ATTRIBUTE, failure == null ? body : failure);
             request.getComponents().getExecutor().execute(then);
         });
+    }
+
+    /**
+     * Whether the request has a body that was not read whole: one refused before or while
+     * collecting it, or sent to an endpoint that reads none.
+     */
+    static boolean leftUnread(Request request) {
+        boolean hasBody = request.getLength() > 0 || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
+        return hasBody && !(request.getAttribute(ATTRIBUTE) instanceof byte[]);
     }
 
     /** The collected body as a multi-get body (see {@link MultiGetBody}). */

@@ -41,7 +41,13 @@ final class RpcErrors {
             System.err.println(
                     "[blockscope] request " + request.getMethod() + " " + request.getHttpURI() + " failed: " + failure);
         }
-        responses.error(response, callback, answer.status(), answer.reason(), answer.getMessage());
+        responses.error(
+                response,
+                callback,
+                answer.status(),
+                answer.reason(),
+                answer.getMessage(),
+                RequestBody.leftUnread(request));
     }
 
     /** The answer to a failure: the refusal itself, or what a failure of the read or of Jetty means. */

@@ -43,8 +43,14 @@ final class RpcResponses {
         bytes(response, callback, status, Json.CONTENT_TYPE, bytes, null);
     }
 
-    /** {@code {"status":..,"error":..,"message":..}}; a response already under way can only be cut off. */
-    void error(Response response, Callback callback, int status, String reason, String message) {
+    /**
+     * {@code {"status":..,"error":..,"message":..}}; a response already under way can only be cut off.
+     *
+     * @param bodyUnread whether the request's body is left unread: the connection then cannot carry
+     *     another request, and the answer says so (Jetty would close it after the answer silently,
+     *     and a client reusing it meanwhile would have its next request, not retried if a POST, fail)
+     */
+    void error(Response response, Callback callback, int status, String reason, String message, boolean bodyUnread) {
         if (response.isCommitted()) {
             callback.failed(new IOException(message));
             return;
@@ -53,10 +59,7 @@ final class RpcResponses {
         if (status == 405) {
             response.getHeaders().put(HttpHeader.ALLOW, "GET, POST");
         }
-        if (status == 413) {
-            // The body is left unread, so the connection cannot carry another request. Jetty closes
-            // it after the answer without saying so, and a client that reuses it meanwhile has its
-            // next request (not retried if a POST) fail on a closed socket.
+        if (bodyUnread) {
             response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
         }
         Map<String, Object> body = new LinkedHashMap<>();

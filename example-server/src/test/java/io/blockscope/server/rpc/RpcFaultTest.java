@@ -1,6 +1,7 @@
 package io.blockscope.server.rpc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -156,15 +158,26 @@ class RpcFaultTest {
     }
 
     @Test
-    void aBodyRefusedUnreadClosesItsConnection() throws Exception {
-        // The 413 comes before the body is read, so the connection cannot carry another request. A
-        // client told nothing reuses it, and its next request (a POST, which it will not retry) meets
-        // a closed socket.
-        String raw = rawExchange("POST /v1/t/multiget HTTP/1.1\r\nHost: localhost\r\n"
-                + "Content-Type: application/json\r\nContent-Length: 5000\r\n\r\n");
-        assertTrue(raw.startsWith("HTTP/1.1 413"), raw);
-        String head = raw.substring(0, raw.indexOf("\r\n\r\n")).toLowerCase(java.util.Locale.ROOT);
-        assertTrue(head.contains("\r\nconnection: close"), raw);
+    void anAnswerThatLeavesTheBodyUnreadClosesItsConnection() throws Exception {
+        // Refused before it is read (413), or sent where no body is read (405): either way the
+        // connection cannot carry another request. A client told nothing reuses it, and its next
+        // request (a POST, which it will not retry) meets a closed socket.
+        for (String head : List.of("POST /v1/t/multiget HTTP/1.1", "POST /v1/t/get?row=1 HTTP/1.1")) {
+            String raw = rawExchange(
+                    head + "\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n");
+            assertTrue(raw.startsWith(head.endsWith("multiget HTTP/1.1") ? "HTTP/1.1 413" : "HTTP/1.1 405"), raw);
+            assertTrue(headers(raw).contains("\r\nconnection: close"), raw);
+        }
+        // An error that leaves nothing unread keeps the connection: the second answer comes on it.
+        String both = rawExchange("GET /v1/t/get HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                + "GET /v1/t/get?row= HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        assertTrue(both.startsWith("HTTP/1.1 400"), both);
+        assertFalse(headers(both).contains("\r\nconnection: close"), both);
+        assertTrue(both.contains("row is empty"), both);
+    }
+
+    private static String headers(String answer) {
+        return answer.substring(0, answer.indexOf("\r\n\r\n")).toLowerCase(Locale.ROOT);
     }
 
     @Test
